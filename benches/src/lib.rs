@@ -1,0 +1,1 @@
+//! Shared benchmark helpers: a counting global allocator and timing statistics.

@@ -1,0 +1,442 @@
+//! The device choke point.
+//!
+//! [`GpuContext`] wraps a `wgpu::Device` and `wgpu::Queue`. Every buffer, bind group, layout,
+//! pipeline, texture and sampler the framework creates, and every `write_buffer` it issues, goes
+//! through a method here, which bumps the matching [`Stats`] counter. Creation methods run inside a
+//! wgpu error scope and return [`DeviceError`] with wgpu's full description instead of panicking.
+//! Errors raised outside a scope (e.g. at submit) are routed to the context's uncaptured-error log
+//! and optional callback, never to wgpu's default panic handler.
+
+use std::fmt;
+use std::future::Future;
+use std::pin::pin;
+use std::sync::{Arc, Mutex, PoisonError};
+use std::task::{Context, Poll, Waker};
+
+use crate::error::DeviceError;
+use crate::stats::Stats;
+
+/// Which backend to use. Parsed from `VGPU_BACKEND` by the `vgpu` crate.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum BackendChoice {
+    /// A hardware adapter if any, then Vulkan software (lavapipe), then GL software (llvmpipe).
+    #[default]
+    Auto,
+    /// Vulkan only (hardware first, then software).
+    Vulkan,
+    /// OpenGL / GLES only (through EGL).
+    Gl,
+    /// wgpu's `noop` backend: validation and counting, no execution.
+    Noop,
+}
+
+impl BackendChoice {
+    /// The accepted names, in the order documented.
+    pub const NAMES: [&'static str; 4] = ["auto", "vulkan", "gl", "noop"];
+
+    /// Parses `auto|vulkan|gl|noop` (case-insensitive, surrounding spaces ignored).
+    pub fn parse(value: &str, source_name: &'static str) -> Result<Self, DeviceError> {
+        match value.trim().to_ascii_lowercase().as_str() {
+            "auto" | "" => Ok(BackendChoice::Auto),
+            "vulkan" | "vk" => Ok(BackendChoice::Vulkan),
+            "gl" | "gles" | "opengl" => Ok(BackendChoice::Gl),
+            "noop" => Ok(BackendChoice::Noop),
+            _ => Err(DeviceError::UnknownBackend {
+                source_name,
+                actual: value.to_owned(),
+            }),
+        }
+    }
+
+    /// The canonical name.
+    pub fn name(self) -> &'static str {
+        match self {
+            BackendChoice::Auto => "auto",
+            BackendChoice::Vulkan => "vulkan",
+            BackendChoice::Gl => "gl",
+            BackendChoice::Noop => "noop",
+        }
+    }
+}
+
+impl fmt::Display for BackendChoice {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// A wgpu error that happened outside an error scope and was routed to the context.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UncapturedError {
+    /// `validation`, `out-of-memory`, `internal` or `device-lost`.
+    pub kind: &'static str,
+    /// wgpu's full description.
+    pub description: String,
+}
+
+type ErrorCallback = Box<dyn Fn(&UncapturedError) + Send + Sync>;
+
+#[derive(Default)]
+struct ErrorLog {
+    errors: Mutex<Vec<UncapturedError>>,
+    callback: Mutex<Option<ErrorCallback>>,
+}
+
+/// Upper bound on uncaptured errors kept; older ones are dropped (the counter keeps counting).
+const MAX_KEPT_ERRORS: usize = 256;
+
+/// The wgpu device and queue plus the counters every creation and upload feeds.
+///
+/// Cheap to share as `Arc<GpuContext>`; all methods take `&self`.
+pub struct GpuContext {
+    device: wgpu::Device,
+    queue: wgpu::Queue,
+    adapter_info: wgpu::AdapterInfo,
+    stats: Stats,
+    errors: ErrorLog,
+}
+
+impl fmt::Debug for GpuContext {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("GpuContext")
+            .field("adapter", &self.adapter_info.name)
+            .field("backend", &self.adapter_info.backend)
+            .finish_non_exhaustive()
+    }
+}
+
+impl GpuContext {
+    /// Wraps a device and queue. Installs the uncaptured-error and device-lost handlers so wgpu
+    /// never panics the process for errors of this device.
+    pub fn new(
+        device: wgpu::Device,
+        queue: wgpu::Queue,
+        adapter_info: wgpu::AdapterInfo,
+    ) -> Arc<Self> {
+        let ctx = Arc::new(GpuContext {
+            device,
+            queue,
+            adapter_info,
+            stats: Stats::default(),
+            errors: ErrorLog::default(),
+        });
+        let weak = Arc::downgrade(&ctx);
+        ctx.device
+            .on_uncaptured_error(Arc::new(move |error: wgpu::Error| {
+                if let Some(ctx) = weak.upgrade() {
+                    let (kind, description) = match error {
+                        wgpu::Error::Validation { description, .. } => ("validation", description),
+                        wgpu::Error::OutOfMemory { source } => {
+                            ("out-of-memory", source.to_string())
+                        }
+                        wgpu::Error::Internal { description, .. } => ("internal", description),
+                    };
+                    ctx.record_uncaptured(UncapturedError { kind, description });
+                }
+            }));
+        let weak = Arc::downgrade(&ctx);
+        ctx.device.set_device_lost_callback(move |reason, message| {
+            if let Some(ctx) = weak.upgrade() {
+                if reason != wgpu::DeviceLostReason::Destroyed {
+                    ctx.record_uncaptured(UncapturedError {
+                        kind: "device-lost",
+                        description: format!("{reason:?}: {message}"),
+                    });
+                }
+            }
+        });
+        ctx
+    }
+
+    /// A context on wgpu's `noop` backend (counts and validates, executes nothing), with
+    /// wgpu's default limits.
+    pub fn noop() -> Arc<Self> {
+        let instance = wgpu::Instance::new(wgpu::InstanceDescriptor {
+            backends: wgpu::Backends::NOOP,
+            backend_options: wgpu::BackendOptions {
+                noop: wgpu::NoopBackendOptions::enabled(),
+                ..Default::default()
+            },
+            ..wgpu::InstanceDescriptor::new_without_display_handle()
+        });
+        // The noop backend resolves both futures on the first poll and cannot fail.
+        let adapter =
+            block_on_ready(instance.request_adapter(&wgpu::RequestAdapterOptions::default()))
+                .and_then(Result::ok)
+                .expect("wgpu's noop backend always provides an adapter");
+        let (device, queue) = block_on_ready(adapter.request_device(&wgpu::DeviceDescriptor {
+            label: Some("vgpu noop device"),
+            required_features: adapter.features(),
+            required_limits: wgpu::Limits::default(),
+            ..Default::default()
+        }))
+        .and_then(Result::ok)
+        .expect("wgpu's noop backend always provides a device");
+        Self::new(device, queue, adapter.get_info())
+    }
+
+    fn record_uncaptured(&self, error: UncapturedError) {
+        self.stats.uncaptured_errors.bump();
+        if let Some(cb) = self
+            .errors
+            .callback
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .as_ref()
+        {
+            cb(&error);
+        }
+        let mut log = self
+            .errors
+            .errors
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner);
+        if log.len() >= MAX_KEPT_ERRORS {
+            log.remove(0);
+        }
+        log.push(error);
+    }
+
+    /// Takes the uncaptured errors recorded so far (oldest first), leaving the log empty.
+    pub fn take_uncaptured_errors(&self) -> Vec<UncapturedError> {
+        std::mem::take(
+            &mut *self
+                .errors
+                .errors
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner),
+        )
+    }
+
+    /// Installs a callback called for each uncaptured error (replacing any previous one). Errors
+    /// are still logged for [`take_uncaptured_errors`](Self::take_uncaptured_errors).
+    pub fn on_uncaptured_error(&self, callback: impl Fn(&UncapturedError) + Send + Sync + 'static) {
+        *self
+            .errors
+            .callback
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner) = Some(Box::new(callback));
+    }
+
+    /// The raw device. Objects created directly on it bypass the counters.
+    pub fn device(&self) -> &wgpu::Device {
+        &self.device
+    }
+    /// The raw queue.
+    pub fn queue(&self) -> &wgpu::Queue {
+        &self.queue
+    }
+    /// The adapter this device came from.
+    pub fn adapter_info(&self) -> &wgpu::AdapterInfo {
+        &self.adapter_info
+    }
+    /// The device's limits.
+    pub fn limits(&self) -> wgpu::Limits {
+        self.device.limits()
+    }
+    /// The device's enabled features.
+    pub fn features(&self) -> wgpu::Features {
+        self.device.features()
+    }
+    /// The counters.
+    pub fn stats(&self) -> &Stats {
+        &self.stats
+    }
+    /// True on wgpu's noop backend (passes do not execute).
+    pub fn is_noop(&self) -> bool {
+        self.adapter_info.backend == wgpu::Backend::Noop
+    }
+
+    /// Runs `f` inside a validation + out-of-memory + internal error scope and returns its value,
+    /// or the first error wgpu reported, with wgpu's description.
+    pub fn scoped<T>(
+        &self,
+        operation: &'static str,
+        label: Option<&str>,
+        f: impl FnOnce(&wgpu::Device) -> T,
+    ) -> Result<T, DeviceError> {
+        let oom = self.device.push_error_scope(wgpu::ErrorFilter::OutOfMemory);
+        let internal = self.device.push_error_scope(wgpu::ErrorFilter::Internal);
+        let validation = self.device.push_error_scope(wgpu::ErrorFilter::Validation);
+        let value = f(&self.device);
+        let errors = [validation.pop(), internal.pop(), oom.pop()];
+        // Pop order is innermost first; resolve all three so every scope is released.
+        let mut first = None;
+        for fut in errors {
+            if let Some(e) = block_on_ready(fut).flatten() {
+                first.get_or_insert(e);
+            }
+        }
+        match first {
+            None => Ok(value),
+            Some(e) => Err(DeviceError::from_wgpu(operation, label, e)),
+        }
+    }
+
+    /// Creates a buffer (counted, validated).
+    pub fn create_buffer(
+        &self,
+        desc: &wgpu::BufferDescriptor<'_>,
+    ) -> Result<wgpu::Buffer, DeviceError> {
+        let buffer = self.scoped("create_buffer", desc.label, |d| d.create_buffer(desc))?;
+        self.stats.buffers_created.bump();
+        self.stats.buffer_bytes_created.add(desc.size);
+        Ok(buffer)
+    }
+
+    /// Creates a buffer holding `contents` (counted as one buffer; the initial contents are
+    /// written through mapping, not `write_buffer`, and counted in `bytes_uploaded`).
+    pub fn create_buffer_init(
+        &self,
+        label: Option<&str>,
+        contents: &[u8],
+        usage: wgpu::BufferUsages,
+    ) -> Result<wgpu::Buffer, DeviceError> {
+        use wgpu::util::DeviceExt as _;
+        let buffer = self.scoped("create_buffer", label, |d| {
+            d.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+                label,
+                contents,
+                usage,
+            })
+        })?;
+        self.stats.buffers_created.bump();
+        self.stats.buffer_bytes_created.add(buffer.size());
+        self.stats.bytes_uploaded.add(contents.len() as u64);
+        Ok(buffer)
+    }
+
+    /// Creates a texture (counted, validated).
+    pub fn create_texture(
+        &self,
+        desc: &wgpu::TextureDescriptor<'_>,
+    ) -> Result<wgpu::Texture, DeviceError> {
+        let t = self.scoped("create_texture", desc.label, |d| d.create_texture(desc))?;
+        self.stats.textures_created.bump();
+        Ok(t)
+    }
+
+    /// Creates a sampler (counted, validated).
+    pub fn create_sampler(
+        &self,
+        desc: &wgpu::SamplerDescriptor<'_>,
+    ) -> Result<wgpu::Sampler, DeviceError> {
+        let s = self.scoped("create_sampler", desc.label, |d| d.create_sampler(desc))?;
+        self.stats.samplers_created.bump();
+        Ok(s)
+    }
+
+    /// Creates a bind group (counted, validated).
+    pub fn create_bind_group(
+        &self,
+        desc: &wgpu::BindGroupDescriptor<'_>,
+    ) -> Result<wgpu::BindGroup, DeviceError> {
+        let g = self.scoped("create_bind_group", desc.label, |d| {
+            d.create_bind_group(desc)
+        })?;
+        self.stats.bind_groups_created.bump();
+        Ok(g)
+    }
+
+    /// Creates a bind group layout (counted, validated).
+    pub fn create_bind_group_layout(
+        &self,
+        desc: &wgpu::BindGroupLayoutDescriptor<'_>,
+    ) -> Result<wgpu::BindGroupLayout, DeviceError> {
+        let l = self.scoped("create_bind_group_layout", desc.label, |d| {
+            d.create_bind_group_layout(desc)
+        })?;
+        self.stats.bind_group_layouts_created.bump();
+        Ok(l)
+    }
+
+    /// Creates a pipeline layout (validated).
+    pub fn create_pipeline_layout(
+        &self,
+        desc: &wgpu::PipelineLayoutDescriptor<'_>,
+    ) -> Result<wgpu::PipelineLayout, DeviceError> {
+        self.scoped("create_pipeline_layout", desc.label, |d| {
+            d.create_pipeline_layout(desc)
+        })
+    }
+
+    /// Creates a shader module from already-validated naga IR or WGSL (counted, validated).
+    pub fn create_shader_module(
+        &self,
+        desc: wgpu::ShaderModuleDescriptor<'_>,
+    ) -> Result<wgpu::ShaderModule, DeviceError> {
+        let label = desc.label.map(str::to_owned);
+        let m = self.scoped("create_shader_module", label.as_deref(), |d| {
+            d.create_shader_module(desc)
+        })?;
+        self.stats.shader_modules_created.bump();
+        Ok(m)
+    }
+
+    /// Creates a render pipeline (counted, validated).
+    pub fn create_render_pipeline(
+        &self,
+        desc: &wgpu::RenderPipelineDescriptor<'_>,
+    ) -> Result<wgpu::RenderPipeline, DeviceError> {
+        let p = self.scoped("create_render_pipeline", desc.label, |d| {
+            d.create_render_pipeline(desc)
+        })?;
+        self.stats.pipelines_created.bump();
+        Ok(p)
+    }
+
+    /// Creates a compute pipeline (counted, validated).
+    pub fn create_compute_pipeline(
+        &self,
+        desc: &wgpu::ComputePipelineDescriptor<'_>,
+    ) -> Result<wgpu::ComputePipeline, DeviceError> {
+        let p = self.scoped("create_compute_pipeline", desc.label, |d| {
+            d.create_compute_pipeline(desc)
+        })?;
+        self.stats.pipelines_created.bump();
+        Ok(p)
+    }
+
+    /// `Queue::write_buffer`, counted (one call, `data.len()` bytes). Not error-scoped: this is a
+    /// hot path; callers validate ranges beforehand, and anything wgpu still rejects is routed to
+    /// the uncaptured-error log.
+    #[inline]
+    pub fn write_buffer(&self, buffer: &wgpu::Buffer, offset: wgpu::BufferAddress, data: &[u8]) {
+        self.stats.write_calls.bump();
+        self.stats.bytes_uploaded.add(data.len() as u64);
+        self.queue.write_buffer(buffer, offset, data);
+    }
+
+    /// Submits command buffers (counted).
+    pub fn submit(
+        &self,
+        buffers: impl IntoIterator<Item = wgpu::CommandBuffer>,
+    ) -> wgpu::SubmissionIndex {
+        self.stats.submissions.bump();
+        self.queue.submit(buffers)
+    }
+
+    /// Blocks until all submitted work is done.
+    pub fn wait_idle(&self) -> Result<(), DeviceError> {
+        self.device
+            .poll(wgpu::PollType::wait_indefinitely())
+            .map(|_| ())
+            .map_err(|e| DeviceError::Poll {
+                description: e.to_string(),
+            })
+    }
+}
+
+/// Polls a future that wgpu-core resolves synchronously on native backends. Falls back to a
+/// blocking spin (with thread yields) if it is not ready on the first poll.
+pub fn block_on_ready<F: Future>(fut: F) -> Option<F::Output> {
+    let mut fut = pin!(fut);
+    let mut cx = Context::from_waker(Waker::noop());
+    for _ in 0..1_000_000 {
+        if let Poll::Ready(v) = fut.as_mut().poll(&mut cx) {
+            return Some(v);
+        }
+        std::thread::yield_now();
+    }
+    None
+}

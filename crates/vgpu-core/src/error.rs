@@ -1,0 +1,168 @@
+//! Error plumbing shared by every vgpu crate.
+//!
+//! Each area has its own `thiserror` enum (device, shader, set, bind, frame, …). Every variant
+//! carries a stable code of the form `VGPU-AREA-WHAT`, returned by [`ErrorCode::code`] and printed
+//! at the start of its message, so a user can search for it and tests can assert it.
+
+use std::fmt;
+
+/// A stable, searchable code for an error variant (`VGPU-…`).
+pub trait ErrorCode {
+    /// The variant's stable code, e.g. `"VGPU-SET-VALUE-INVALID"`.
+    fn code(&self) -> &'static str;
+}
+
+/// Errors from the device layer: adapter selection, device creation, and wgpu validation of the
+/// objects the framework creates.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum DeviceError {
+    /// `VGPU_BACKEND` (or [`BackendChoice::parse`](crate::BackendChoice::parse)) got an unknown name.
+    #[error(
+        "VGPU-DEVICE-BACKEND-UNKNOWN: unknown backend {actual:?} in {source_name}; expected one of: auto, vulkan, gl, noop"
+    )]
+    UnknownBackend {
+        /// Where the value came from (`VGPU_BACKEND` or `GpuOptions::backend`).
+        source_name: &'static str,
+        /// The value given.
+        actual: String,
+    },
+    /// No adapter could be found; lists every backend tried and why it failed.
+    #[error("VGPU-DEVICE-NO-ADAPTER: no GPU adapter found for backend choice {requested}; tried: {}", format_attempts(.attempts))]
+    NoAdapter {
+        /// The backend choice that was requested.
+        requested: String,
+        /// Every attempt, in order.
+        attempts: Vec<AdapterAttempt>,
+    },
+    /// The adapter refused to create a device.
+    #[error(
+        "VGPU-DEVICE-REQUEST-FAILED: adapter {adapter:?} could not create a device: {description}"
+    )]
+    RequestDevice {
+        /// Adapter name.
+        adapter: String,
+        /// wgpu's description.
+        description: String,
+    },
+    /// wgpu rejected an operation of the framework or of the user. Carries wgpu's full description.
+    #[error("VGPU-DEVICE-VALIDATION: {operation} {label:?} failed wgpu validation: {description}")]
+    Validation {
+        /// What was being done (`create_buffer`, `create_bind_group`, …).
+        operation: &'static str,
+        /// The label of the object involved (empty if none).
+        label: String,
+        /// wgpu's description of the error (not its terse `Display`).
+        description: String,
+    },
+    /// The device ran out of memory for an operation.
+    #[error("VGPU-DEVICE-OUT-OF-MEMORY: {operation} {label:?}: {description}")]
+    OutOfMemory {
+        /// What was being done.
+        operation: &'static str,
+        /// The label of the object involved.
+        label: String,
+        /// wgpu's description.
+        description: String,
+    },
+    /// A device-internal error.
+    #[error("VGPU-DEVICE-INTERNAL: {operation} {label:?}: {description}")]
+    Internal {
+        /// What was being done.
+        operation: &'static str,
+        /// The label of the object involved.
+        label: String,
+        /// wgpu's description.
+        description: String,
+    },
+    /// Waiting for the device failed (lost device, timeout).
+    #[error("VGPU-DEVICE-POLL: waiting for the device failed: {description}")]
+    Poll {
+        /// wgpu's description.
+        description: String,
+    },
+    /// A buffer map for read-back failed.
+    #[error("VGPU-DEVICE-MAP: mapping {label:?} for read-back failed: {description}")]
+    Map {
+        /// Buffer label.
+        label: String,
+        /// wgpu's description.
+        description: String,
+    },
+    /// A size, count or limit was out of range for the device.
+    #[error("VGPU-DEVICE-LIMIT: {what}: expected at most {expected}, got {actual}")]
+    Limit {
+        /// What exceeded its limit.
+        what: String,
+        /// The limit.
+        expected: u64,
+        /// The value asked for.
+        actual: u64,
+    },
+}
+
+impl ErrorCode for DeviceError {
+    fn code(&self) -> &'static str {
+        match self {
+            DeviceError::UnknownBackend { .. } => "VGPU-DEVICE-BACKEND-UNKNOWN",
+            DeviceError::NoAdapter { .. } => "VGPU-DEVICE-NO-ADAPTER",
+            DeviceError::RequestDevice { .. } => "VGPU-DEVICE-REQUEST-FAILED",
+            DeviceError::Validation { .. } => "VGPU-DEVICE-VALIDATION",
+            DeviceError::OutOfMemory { .. } => "VGPU-DEVICE-OUT-OF-MEMORY",
+            DeviceError::Internal { .. } => "VGPU-DEVICE-INTERNAL",
+            DeviceError::Poll { .. } => "VGPU-DEVICE-POLL",
+            DeviceError::Map { .. } => "VGPU-DEVICE-MAP",
+            DeviceError::Limit { .. } => "VGPU-DEVICE-LIMIT",
+        }
+    }
+}
+
+impl DeviceError {
+    /// Converts a wgpu error caught by an error scope, keeping wgpu's `description`.
+    pub fn from_wgpu(operation: &'static str, label: Option<&str>, error: wgpu::Error) -> Self {
+        let label = label.unwrap_or_default().to_owned();
+        match error {
+            wgpu::Error::Validation { description, .. } => DeviceError::Validation {
+                operation,
+                label,
+                description,
+            },
+            wgpu::Error::OutOfMemory { source } => DeviceError::OutOfMemory {
+                operation,
+                label,
+                description: source.to_string(),
+            },
+            wgpu::Error::Internal { description, .. } => DeviceError::Internal {
+                operation,
+                label,
+                description,
+            },
+        }
+    }
+}
+
+/// One backend tried during adapter selection, and why it was not used.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AdapterAttempt {
+    /// The backend tried (`vulkan`, `gl`, …) and the kind of adapter looked for.
+    pub backend: String,
+    /// Why it was not used.
+    pub reason: String,
+}
+
+impl fmt::Display for AdapterAttempt {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} ({})", self.backend, self.reason)
+    }
+}
+
+fn format_attempts(attempts: &[AdapterAttempt]) -> String {
+    if attempts.is_empty() {
+        return "nothing".to_owned();
+    }
+    attempts
+        .iter()
+        .map(ToString::to_string)
+        .collect::<Vec<_>>()
+        .join("; ")
+}
