@@ -166,7 +166,7 @@ impl GpuContext {
                 .expect("wgpu's noop backend always provides an adapter");
         let (device, queue) = block_on_ready(adapter.request_device(&wgpu::DeviceDescriptor {
             label: Some("vgpu noop device"),
-            required_features: adapter.features(),
+            required_features: adapter.features() & crate::adapter::OPTIONAL_FEATURES,
             required_limits: wgpu::Limits::default(),
             ..Default::default()
         }))
