@@ -1,1 +1,44 @@
-//! Shared helpers for the integration tests.
+//! Shared helpers for the integration tests. See `README.md` for the three tiers.
+
+use vgpu::Gpu;
+
+/// The tier-2 device: the backend named by `VGPU_BACKEND` (default `auto`). Returns `None` (and
+/// says so on stderr) when that is the noop backend, where passes do not execute.
+///
+/// # Panics
+/// If no device can be created: a tier-2 test must not silently pass without a device.
+pub fn real_gpu() -> Option<Gpu> {
+    let gpu = match Gpu::from_env() {
+        Ok(gpu) => gpu,
+        Err(e) => panic!("tier-2 test needs a device (set VGPU_BACKEND=vulkan or gl): {e}"),
+    };
+    if gpu.is_noop() {
+        eprintln!("VGPU_BACKEND=noop: skipping a tier-2 (real device) test");
+        return None;
+    }
+    Some(gpu)
+}
+
+/// Decodes an 8-bit RGBA PNG into `(width, height, pixels)`.
+///
+/// # Panics
+/// If the file is not an 8-bit RGBA PNG.
+pub fn load_png(path: &std::path::Path) -> (u32, u32, Vec<u8>) {
+    let decoder = png::Decoder::new(std::io::BufReader::new(
+        std::fs::File::open(path).expect("open png"),
+    ));
+    let mut reader = decoder.read_info().expect("png header");
+    let mut buf = vec![0; reader.output_buffer_size()];
+    let info = reader.next_frame(&mut buf).expect("png frame");
+    assert_eq!(info.color_type, png::ColorType::Rgba);
+    assert_eq!(info.bit_depth, png::BitDepth::Eight);
+    buf.truncate(info.buffer_size());
+    (info.width, info.height, buf)
+}
+
+/// A unique temporary path for a test output file.
+pub fn temp_path(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("vgpu-tests-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("create temp dir");
+    dir.join(name)
+}

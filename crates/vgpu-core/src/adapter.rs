@@ -189,7 +189,7 @@ pub async fn request_context(options: &ContextOptions) -> Result<Arc<GpuContext>
             ..Default::default()
         };
         match adapter.request_device(&desc).await {
-            Ok((device, queue)) => return Ok(GpuContext::new(device, queue, info)),
+            Ok((device, queue)) => return Ok(GpuContext::new(adapter, device, queue)),
             Err(e) => attempts.push(AdapterAttempt {
                 backend: format!("{} ({})", backend_name(backends), info.name),
                 reason: format!("request_device failed: {e}"),

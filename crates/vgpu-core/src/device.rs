@@ -91,6 +91,7 @@ const MAX_KEPT_ERRORS: usize = 256;
 pub struct GpuContext {
     device: wgpu::Device,
     queue: wgpu::Queue,
+    adapter: wgpu::Adapter,
     adapter_info: wgpu::AdapterInfo,
     stats: Stats,
     errors: ErrorLog,
@@ -108,15 +109,12 @@ impl fmt::Debug for GpuContext {
 impl GpuContext {
     /// Wraps a device and queue. Installs the uncaptured-error and device-lost handlers so wgpu
     /// never panics the process for errors of this device.
-    pub fn new(
-        device: wgpu::Device,
-        queue: wgpu::Queue,
-        adapter_info: wgpu::AdapterInfo,
-    ) -> Arc<Self> {
+    pub fn new(adapter: wgpu::Adapter, device: wgpu::Device, queue: wgpu::Queue) -> Arc<Self> {
         let ctx = Arc::new(GpuContext {
             device,
             queue,
-            adapter_info,
+            adapter_info: adapter.get_info(),
+            adapter,
             stats: Stats::default(),
             errors: ErrorLog::default(),
         });
@@ -172,7 +170,7 @@ impl GpuContext {
         }))
         .and_then(Result::ok)
         .expect("wgpu's noop backend always provides a device");
-        Self::new(device, queue, adapter.get_info())
+        Self::new(adapter, device, queue)
     }
 
     fn record_uncaptured(&self, error: UncapturedError) {
@@ -229,6 +227,18 @@ impl GpuContext {
     /// The adapter this device came from.
     pub fn adapter_info(&self) -> &wgpu::AdapterInfo {
         &self.adapter_info
+    }
+    /// The adapter this device came from.
+    pub fn adapter(&self) -> &wgpu::Adapter {
+        &self.adapter
+    }
+    /// What this adapter supports for `format` (stricter than WebGPU's guarantees on downlevel
+    /// backends such as GL). On the noop backend, WebGPU's guaranteed features.
+    pub fn format_features(&self, format: wgpu::TextureFormat) -> wgpu::TextureFormatFeatures {
+        if self.is_noop() {
+            return format.guaranteed_format_features(self.features());
+        }
+        self.adapter.get_texture_format_features(format)
     }
     /// The device's limits.
     pub fn limits(&self) -> wgpu::Limits {

@@ -1,0 +1,142 @@
+//! [`Gpu`]: the headless device and everything the framework keeps per device.
+
+use std::sync::Arc;
+
+use vgpu_core::{BackendChoice, ContextOptions, GpuContext, StatsSnapshot, UncapturedError};
+
+use crate::error::Result;
+
+/// How to create a [`Gpu`]. `Default` reads nothing from the environment: see
+/// [`GpuOptions::from_env`].
+///
+/// ```
+/// let options = vgpu::GpuOptions { backend: vgpu::BackendChoice::Noop, ..Default::default() };
+/// let gpu = vgpu::Gpu::new(&options)?;
+/// assert!(gpu.is_noop());
+/// # Ok::<(), vgpu::Error>(())
+/// ```
+#[derive(Clone, Debug)]
+pub struct GpuOptions {
+    /// `Auto` prefers a hardware adapter, then Vulkan software (lavapipe), then GL software
+    /// (llvmpipe).
+    pub backend: BackendChoice,
+    /// Power preference among hardware adapters.
+    pub power_preference: wgpu::PowerPreference,
+    /// Features the device must have. Timestamp queries and f16 are added when available.
+    pub required_features: wgpu::Features,
+    /// Limits the device must have; `None` takes everything the adapter offers.
+    pub required_limits: Option<wgpu::Limits>,
+    /// Device label (shows in wgpu's messages).
+    pub label: String,
+}
+
+impl Default for GpuOptions {
+    fn default() -> Self {
+        let c = ContextOptions::default();
+        GpuOptions {
+            backend: c.backend,
+            power_preference: c.power_preference,
+            required_features: c.required_features,
+            required_limits: c.required_limits,
+            label: c.label,
+        }
+    }
+}
+
+impl GpuOptions {
+    /// Defaults, with the backend from `VGPU_BACKEND=auto|vulkan|gl|noop` (unset means `auto`).
+    /// An unknown value is an error naming the accepted values.
+    pub fn from_env() -> Result<Self> {
+        Ok(GpuOptions {
+            backend: vgpu_core::backend_from_env()?,
+            ..Default::default()
+        })
+    }
+
+    fn context_options(&self) -> ContextOptions {
+        ContextOptions {
+            backend: self.backend,
+            power_preference: self.power_preference,
+            required_features: self.required_features,
+            required_limits: self.required_limits.clone(),
+            label: self.label.clone(),
+        }
+    }
+}
+
+/// A headless GPU device with vgpu's caches and counters. Cheap to clone (an `Arc`).
+#[derive(Clone, Debug)]
+pub struct Gpu {
+    pub(crate) ctx: Arc<GpuContext>,
+}
+
+impl Gpu {
+    /// Creates a device per `options`, blocking.
+    pub fn new(options: &GpuOptions) -> Result<Gpu> {
+        pollster::block_on(Self::new_async(options))
+    }
+
+    /// Creates a device per `options`.
+    pub async fn new_async(options: &GpuOptions) -> Result<Gpu> {
+        let ctx = vgpu_core::request_context(&options.context_options()).await?;
+        Ok(Gpu::from_context(ctx))
+    }
+
+    /// Creates a device for the backend named by `VGPU_BACKEND` (default `auto`), blocking.
+    pub fn from_env() -> Result<Gpu> {
+        Self::new(&GpuOptions::from_env()?)
+    }
+
+    /// A device on wgpu's `noop` backend: everything validates and counts, nothing executes.
+    pub fn noop() -> Gpu {
+        Gpu::from_context(GpuContext::noop())
+    }
+
+    /// Wraps an existing context (shares its counters).
+    pub fn from_context(ctx: Arc<GpuContext>) -> Gpu {
+        Gpu { ctx }
+    }
+
+    /// The device choke point: raw device and queue, limits, counters.
+    pub fn context(&self) -> &Arc<GpuContext> {
+        &self.ctx
+    }
+    /// The raw wgpu device. Objects created on it directly are not counted.
+    pub fn device(&self) -> &wgpu::Device {
+        self.ctx.device()
+    }
+    /// The raw wgpu queue.
+    pub fn queue(&self) -> &wgpu::Queue {
+        self.ctx.queue()
+    }
+    /// Adapter name, backend, driver.
+    pub fn adapter_info(&self) -> &wgpu::AdapterInfo {
+        self.ctx.adapter_info()
+    }
+    /// True on wgpu's noop backend (passes do not execute, read-back returns zeros).
+    pub fn is_noop(&self) -> bool {
+        self.ctx.is_noop()
+    }
+    /// True when the device can time passes on the GPU.
+    pub fn has_timestamps(&self) -> bool {
+        self.ctx
+            .features()
+            .contains(wgpu::Features::TIMESTAMP_QUERY)
+    }
+    /// A copy of all counters. Subtract two snapshots for the work in between.
+    pub fn stats(&self) -> StatsSnapshot {
+        self.ctx.stats().snapshot()
+    }
+    /// Takes the wgpu errors raised outside any vgpu call (e.g. during submit), oldest first.
+    pub fn take_uncaptured_errors(&self) -> Vec<UncapturedError> {
+        self.ctx.take_uncaptured_errors()
+    }
+    /// Calls `callback` for each wgpu error raised outside any vgpu call. Such errors never panic.
+    pub fn on_uncaptured_error(&self, callback: impl Fn(&UncapturedError) + Send + Sync + 'static) {
+        self.ctx.on_uncaptured_error(callback);
+    }
+    /// Blocks until all submitted GPU work is done.
+    pub fn wait_idle(&self) -> Result<()> {
+        Ok(self.ctx.wait_idle()?)
+    }
+}

@@ -1,0 +1,444 @@
+//! Offscreen render targets: color (any renderable format), optional depth, optional MSAA;
+//! read-back as RGBA8 or floats; PNG output.
+
+use std::sync::Arc;
+
+use vgpu_core::GpuContext;
+
+use crate::error::{Result, TargetError};
+use crate::gpu::Gpu;
+use crate::readback;
+
+/// Describes a [`Target`]. `Default`: 1×1 `Rgba8Unorm`, no depth, one sample.
+#[derive(Clone, Debug)]
+pub struct TargetDesc {
+    /// Label used in errors and wgpu messages.
+    pub label: String,
+    /// Width in pixels.
+    pub width: u32,
+    /// Height in pixels.
+    pub height: u32,
+    /// Color format (must be renderable).
+    pub format: wgpu::TextureFormat,
+    /// Depth format, if the target has a depth attachment.
+    pub depth: Option<wgpu::TextureFormat>,
+    /// MSAA sample count (1 or 4); with 4, passes resolve into the single-sample color texture.
+    pub sample_count: u32,
+}
+
+impl Default for TargetDesc {
+    fn default() -> Self {
+        TargetDesc {
+            label: "target".to_owned(),
+            width: 1,
+            height: 1,
+            format: wgpu::TextureFormat::Rgba8Unorm,
+            depth: None,
+            sample_count: 1,
+        }
+    }
+}
+
+impl TargetDesc {
+    /// A `width`×`height` `Rgba8Unorm` target.
+    pub fn new(width: u32, height: u32) -> Self {
+        TargetDesc {
+            width,
+            height,
+            ..Default::default()
+        }
+    }
+    /// Sets the label.
+    pub fn label(mut self, label: impl Into<String>) -> Self {
+        self.label = label.into();
+        self
+    }
+    /// Sets the color format.
+    pub fn format(mut self, format: wgpu::TextureFormat) -> Self {
+        self.format = format;
+        self
+    }
+    /// Adds a depth attachment.
+    pub fn depth(mut self, format: wgpu::TextureFormat) -> Self {
+        self.depth = Some(format);
+        self
+    }
+    /// Sets the MSAA sample count.
+    pub fn samples(mut self, count: u32) -> Self {
+        self.sample_count = count;
+        self
+    }
+}
+
+/// What a pipeline must match to render into a target: its formats and sample count.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct TargetSignature {
+    /// Color format, if any.
+    pub color: Option<wgpu::TextureFormat>,
+    /// Depth format, if any.
+    pub depth: Option<wgpu::TextureFormat>,
+    /// Sample count.
+    pub samples: u32,
+}
+
+#[derive(Debug)]
+pub(crate) struct TargetInner {
+    pub(crate) label: String,
+    pub(crate) color: wgpu::Texture,
+    pub(crate) color_view: wgpu::TextureView,
+    pub(crate) msaa_view: Option<wgpu::TextureView>,
+    pub(crate) depth: Option<(wgpu::Texture, wgpu::TextureView)>,
+    pub(crate) signature: TargetSignature,
+    ctx: Arc<GpuContext>,
+}
+
+/// An offscreen render target. Cheap to clone (an `Arc`).
+#[derive(Clone, Debug)]
+pub struct Target {
+    pub(crate) inner: Arc<TargetInner>,
+}
+
+/// Tightly packed RGBA8 pixels read back from a target.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RgbaImage {
+    /// Width in pixels.
+    pub width: u32,
+    /// Height in pixels.
+    pub height: u32,
+    /// `width * height * 4` bytes, row-major, top row first.
+    pub data: Vec<u8>,
+}
+
+impl RgbaImage {
+    /// The pixel at (`x`, `y`), or `None` outside the image.
+    pub fn pixel(&self, x: u32, y: u32) -> Option<[u8; 4]> {
+        if x >= self.width || y >= self.height {
+            return None;
+        }
+        let i = ((y * self.width + x) * 4) as usize;
+        self.data.get(i..i + 4).and_then(|p| p.try_into().ok())
+    }
+
+    /// Writes the image as an 8-bit RGBA PNG.
+    pub fn save_png(&self, path: impl AsRef<std::path::Path>) -> Result<()> {
+        let path = path.as_ref();
+        let err = |e: &dyn std::fmt::Display| TargetError::Png {
+            path: path.display().to_string(),
+            description: e.to_string(),
+        };
+        let file = std::fs::File::create(path).map_err(|e| err(&e))?;
+        let mut enc = png::Encoder::new(std::io::BufWriter::new(file), self.width, self.height);
+        enc.set_color(png::ColorType::Rgba);
+        enc.set_depth(png::BitDepth::Eight);
+        let mut w = enc.write_header().map_err(|e| err(&e))?;
+        w.write_image_data(&self.data).map_err(|e| err(&e))?;
+        w.finish().map_err(|e| err(&e))?;
+        Ok(())
+    }
+}
+
+/// How texels of a readable format decode.
+#[derive(Clone, Copy)]
+enum Decode {
+    Rgba8,
+    Bgra8,
+    R8,
+    Rgba16F,
+    Rgba32F,
+    R32F,
+}
+
+fn decode_of(format: wgpu::TextureFormat) -> Option<(Decode, u32)> {
+    use wgpu::TextureFormat as F;
+    Some(match format {
+        F::Rgba8Unorm | F::Rgba8UnormSrgb => (Decode::Rgba8, 4),
+        F::Bgra8Unorm | F::Bgra8UnormSrgb => (Decode::Bgra8, 4),
+        F::R8Unorm => (Decode::R8, 1),
+        F::Rgba16Float => (Decode::Rgba16F, 8),
+        F::Rgba32Float => (Decode::Rgba32F, 16),
+        F::R32Float | F::Depth32Float => (Decode::R32F, 4),
+        _ => return None,
+    })
+}
+
+const READABLE: &str =
+    "Rgba8Unorm(Srgb), Bgra8Unorm(Srgb), R8Unorm, Rgba16Float, Rgba32Float, R32Float";
+
+impl Gpu {
+    /// A `width`×`height` `Rgba8Unorm` target without depth.
+    pub fn target(&self, width: u32, height: u32) -> Result<Target> {
+        self.target_with(&TargetDesc::new(width, height))
+    }
+
+    /// A target per `desc`.
+    pub fn target_with(&self, desc: &TargetDesc) -> Result<Target> {
+        let ctx = &self.ctx;
+        let max = ctx.limits().max_texture_dimension_2d;
+        if desc.width == 0 || desc.height == 0 || desc.width > max || desc.height > max {
+            return Err(TargetError::Size {
+                label: desc.label.clone(),
+                actual: (desc.width, desc.height),
+                max,
+            }
+            .into());
+        }
+        if desc.format.is_depth_stencil_format()
+            || !ctx
+                .format_features(desc.format)
+                .allowed_usages
+                .contains(wgpu::TextureUsages::RENDER_ATTACHMENT)
+        {
+            return Err(TargetError::Format {
+                label: desc.label.clone(),
+                usage: "a color attachment",
+                expected: "a renderable color format",
+                actual: desc.format,
+            }
+            .into());
+        }
+        if let Some(d) = desc.depth {
+            if !d.is_depth_stencil_format() {
+                return Err(TargetError::Format {
+                    label: desc.label.clone(),
+                    usage: "a depth attachment",
+                    expected: "a depth format such as Depth32Float",
+                    actual: d,
+                }
+                .into());
+            }
+        }
+        let size = wgpu::Extent3d {
+            width: desc.width,
+            height: desc.height,
+            depth_or_array_layers: 1,
+        };
+        let tex = |label: &str, format, samples, extra: wgpu::TextureUsages| {
+            ctx.create_texture(&wgpu::TextureDescriptor {
+                label: Some(label),
+                size,
+                mip_level_count: 1,
+                sample_count: samples,
+                dimension: wgpu::TextureDimension::D2,
+                format,
+                usage: wgpu::TextureUsages::RENDER_ATTACHMENT | extra,
+                view_formats: &[],
+            })
+        };
+        let sampled = wgpu::TextureUsages::TEXTURE_BINDING | wgpu::TextureUsages::COPY_SRC;
+        let color = tex(&desc.label, desc.format, 1, sampled)?;
+        let msaa_view = if desc.sample_count > 1 {
+            let t = tex(
+                &format!("{} msaa", desc.label),
+                desc.format,
+                desc.sample_count,
+                wgpu::TextureUsages::empty(),
+            )?;
+            Some(t.create_view(&Default::default()))
+        } else {
+            None
+        };
+        let depth = match desc.depth {
+            Some(format) => {
+                let t = tex(
+                    &format!("{} depth", desc.label),
+                    format,
+                    desc.sample_count,
+                    if desc.sample_count > 1 {
+                        wgpu::TextureUsages::empty()
+                    } else {
+                        sampled
+                    },
+                )?;
+                let v = t.create_view(&Default::default());
+                Some((t, v))
+            }
+            None => None,
+        };
+        let color_view = color.create_view(&Default::default());
+        Ok(Target {
+            inner: Arc::new(TargetInner {
+                label: desc.label.clone(),
+                color,
+                color_view,
+                msaa_view,
+                depth,
+                signature: TargetSignature {
+                    color: Some(desc.format),
+                    depth: desc.depth,
+                    samples: desc.sample_count,
+                },
+                ctx: ctx.clone(),
+            }),
+        })
+    }
+}
+
+impl Target {
+    /// The label.
+    pub fn label(&self) -> &str {
+        &self.inner.label
+    }
+    /// `(width, height)` in pixels.
+    pub fn size(&self) -> (u32, u32) {
+        (self.inner.color.width(), self.inner.color.height())
+    }
+    /// The color format.
+    pub fn format(&self) -> wgpu::TextureFormat {
+        self.inner.color.format()
+    }
+    /// Formats and sample count, as pipelines see them.
+    pub fn signature(&self) -> TargetSignature {
+        self.inner.signature
+    }
+    /// The single-sample color texture (the resolve target under MSAA).
+    pub fn color_texture(&self) -> &wgpu::Texture {
+        &self.inner.color
+    }
+    /// A view of the single-sample color texture, for sampling in a later pass.
+    pub fn color_view(&self) -> &wgpu::TextureView {
+        &self.inner.color_view
+    }
+    /// The view passes render into: the MSAA texture when multisampled, else the color texture.
+    pub fn attachment_view(&self) -> &wgpu::TextureView {
+        self.inner
+            .msaa_view
+            .as_ref()
+            .unwrap_or(&self.inner.color_view)
+    }
+    /// The resolve target of passes: the color texture when multisampled, else `None`.
+    pub fn resolve_view(&self) -> Option<&wgpu::TextureView> {
+        self.inner
+            .msaa_view
+            .as_ref()
+            .map(|_| &self.inner.color_view)
+    }
+    /// The depth texture's view, if the target has depth.
+    pub fn depth_view(&self) -> Option<&wgpu::TextureView> {
+        self.inner.depth.as_ref().map(|(_, v)| v)
+    }
+    /// The depth texture, if the target has depth.
+    pub fn depth_texture(&self) -> Option<&wgpu::Texture> {
+        self.inner.depth.as_ref().map(|(t, _)| t)
+    }
+
+    /// Reads the color texture back as RGBA8 (blocking; waits for submitted work). Float formats
+    /// are clamped to 0..=1 and rounded.
+    pub fn read_rgba8(&self) -> Result<RgbaImage> {
+        let (w, h) = self.size();
+        let floats = self.read_decoded()?;
+        let to8 = |v: f32| (v.clamp(0.0, 1.0) * 255.0).round() as u8;
+        let data = match floats {
+            Decoded::Bytes(b) => b,
+            Decoded::Floats(f) => f.iter().flat_map(|p| p.map(to8)).collect(),
+        };
+        Ok(RgbaImage {
+            width: w,
+            height: h,
+            data,
+        })
+    }
+
+    /// Reads the color texture back as RGBA `f32` per pixel (unorm formats map to 0..=1; one-
+    /// channel formats fill red, with green and blue 0 and alpha 1).
+    pub fn read_f32(&self) -> Result<Vec<[f32; 4]>> {
+        Ok(match self.read_decoded()? {
+            Decoded::Bytes(b) => b
+                .chunks_exact(4)
+                .map(|p| [0, 1, 2, 3].map(|i| f32::from(p[i]) / 255.0))
+                .collect(),
+            Decoded::Floats(f) => f,
+        })
+    }
+
+    /// Reads the depth attachment back as `f32` per pixel (`Depth32Float` only).
+    pub fn read_depth(&self) -> Result<Vec<f32>> {
+        let Some((tex, _)) = &self.inner.depth else {
+            return Err(TargetError::Format {
+                label: self.inner.label.clone(),
+                usage: "depth read-back",
+                expected: "a target with a Depth32Float attachment",
+                actual: self.format(),
+            }
+            .into());
+        };
+        if tex.format() != wgpu::TextureFormat::Depth32Float || tex.sample_count() != 1 {
+            return Err(TargetError::Format {
+                label: self.inner.label.clone(),
+                usage: "depth read-back",
+                expected: "a single-sample Depth32Float attachment",
+                actual: tex.format(),
+            }
+            .into());
+        }
+        let bytes = readback::read_texture(
+            &self.inner.ctx,
+            tex,
+            wgpu::TextureAspect::DepthOnly,
+            4,
+            &self.inner.label,
+        )?;
+        Ok(bytemuck::pod_collect_to_vec::<u8, f32>(&bytes))
+    }
+
+    /// Reads back as RGBA8 and writes an 8-bit RGBA PNG.
+    pub fn save_png(&self, path: impl AsRef<std::path::Path>) -> Result<()> {
+        self.read_rgba8()?.save_png(path)
+    }
+
+    fn read_decoded(&self) -> Result<Decoded> {
+        let format = self.format();
+        let Some((decode, texel)) = decode_of(format) else {
+            return Err(TargetError::Format {
+                label: self.inner.label.clone(),
+                usage: "read-back",
+                expected: READABLE,
+                actual: format,
+            }
+            .into());
+        };
+        let raw = readback::read_texture(
+            &self.inner.ctx,
+            &self.inner.color,
+            wgpu::TextureAspect::All,
+            texel,
+            &self.inner.label,
+        )?;
+        Ok(match decode {
+            Decode::Rgba8 => Decoded::Bytes(raw),
+            Decode::Bgra8 => Decoded::Bytes(
+                raw.chunks_exact(4)
+                    .flat_map(|p| [p[2], p[1], p[0], p[3]])
+                    .collect(),
+            ),
+            Decode::R8 => Decoded::Bytes(raw.iter().flat_map(|&r| [r, 0, 0, 255]).collect()),
+            Decode::Rgba16F => Decoded::Floats(
+                raw.chunks_exact(8)
+                    .map(|p| {
+                        [0, 1, 2, 3].map(|i| {
+                            readback::f16_to_f32(u16::from_le_bytes([p[2 * i], p[2 * i + 1]]))
+                        })
+                    })
+                    .collect(),
+            ),
+            Decode::Rgba32F => Decoded::Floats(
+                raw.chunks_exact(16)
+                    .map(|p| {
+                        [0, 1, 2, 3].map(|i| {
+                            f32::from_le_bytes([p[4 * i], p[4 * i + 1], p[4 * i + 2], p[4 * i + 3]])
+                        })
+                    })
+                    .collect(),
+            ),
+            Decode::R32F => Decoded::Floats(
+                raw.chunks_exact(4)
+                    .map(|p| [f32::from_le_bytes([p[0], p[1], p[2], p[3]]), 0.0, 0.0, 1.0])
+                    .collect(),
+            ),
+        })
+    }
+}
+
+enum Decoded {
+    Bytes(Vec<u8>),
+    Floats(Vec<[f32; 4]>),
+}

@@ -1,0 +1,120 @@
+//! Tier 1 (noop device) and tier 2: wgpu validation errors become `Err`s carrying wgpu's
+//! description, uncaptured errors are routed to the `Gpu`, and the `Gpu` stays usable.
+
+use vgpu::{ErrorCode, Gpu};
+
+fn check_validation_error_then_usable(gpu: &Gpu) {
+    let before = gpu.stats();
+    let err = gpu
+        .context()
+        .create_buffer(&wgpu::BufferDescriptor {
+            label: Some("bad usage"),
+            size: 64,
+            usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::MAP_WRITE,
+            mapped_at_creation: false,
+        })
+        .expect_err("MAP_READ | MAP_WRITE is invalid");
+    assert_eq!(err.code(), "VGPU-DEVICE-VALIDATION");
+    let message = err.to_string();
+    assert!(message.contains("bad usage"), "{message}");
+    // wgpu's description names the offending usage; its terse Display would only say "Validation Error".
+    assert!(
+        message.contains("MAP_WRITE") || message.contains("usage"),
+        "{message}"
+    );
+    let vgpu_core::DeviceError::Validation { description, .. } = &err else {
+        panic!("{err:?}")
+    };
+    assert!(
+        description.len() > "Validation Error".len(),
+        "{description}"
+    );
+    assert_eq!(
+        gpu.stats().buffers_created,
+        before.buffers_created,
+        "a rejected buffer is not counted"
+    );
+
+    // Still usable afterwards.
+    let target = gpu.target(4, 4).expect("the Gpu stays usable");
+    assert_eq!(target.size(), (4, 4));
+    assert!(gpu.take_uncaptured_errors().is_empty());
+}
+
+#[test]
+fn noop_validation_error_is_an_err_with_wgpu_description() {
+    check_validation_error_then_usable(&Gpu::noop());
+}
+
+#[test]
+fn real_device_validation_error_is_an_err_with_wgpu_description() {
+    let Some(gpu) = vgpu_tests::real_gpu() else {
+        return;
+    };
+    check_validation_error_then_usable(&gpu);
+    let image = vgpu_examples::triangle::render(&gpu, 16)
+        .expect("render after error")
+        .read_rgba8()
+        .expect("read");
+    assert_eq!(image.pixel(8, 8), Some([255, 51, 0, 255]));
+}
+
+#[test]
+fn uncaptured_errors_are_routed_to_the_gpu_not_panics() {
+    let gpu = Gpu::noop();
+    let seen = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
+    let s = seen.clone();
+    gpu.on_uncaptured_error(move |_| {
+        s.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+    });
+    let buffer = gpu
+        .context()
+        .create_buffer(&wgpu::BufferDescriptor {
+            label: Some("no copy dst"),
+            size: 16,
+            usage: wgpu::BufferUsages::UNIFORM,
+            mapped_at_creation: false,
+        })
+        .expect("valid buffer");
+    // Outside any scope: wgpu would panic by default; vgpu routes it.
+    gpu.queue().write_buffer(&buffer, 0, &[0; 16]);
+    let errors = gpu.take_uncaptured_errors();
+    assert_eq!(errors.len(), 1, "{errors:?}");
+    assert_eq!(errors[0].kind, "validation");
+    assert!(
+        errors[0].description.contains("COPY_DST"),
+        "{}",
+        errors[0].description
+    );
+    assert_eq!(seen.load(std::sync::atomic::Ordering::SeqCst), 1);
+    assert_eq!(gpu.stats().uncaptured_errors, 1);
+    assert!(
+        gpu.take_uncaptured_errors().is_empty(),
+        "taking empties the log"
+    );
+    gpu.target(2, 2).expect("still usable");
+}
+
+#[test]
+fn target_rejects_bad_sizes_and_formats_with_codes() {
+    let gpu = Gpu::noop();
+    let e = gpu.target(0, 4).expect_err("zero width");
+    assert_eq!(e.code(), "VGPU-TARGET-SIZE");
+    let e = gpu.target(1 << 20, 4).expect_err("over the limit");
+    assert_eq!(e.code(), "VGPU-TARGET-SIZE");
+    assert!(e.to_string().contains("1048576"), "{e}");
+    let e = gpu
+        .target_with(&vgpu::TargetDesc::new(4, 4).format(wgpu::TextureFormat::Depth32Float))
+        .expect_err("depth as color");
+    assert_eq!(e.code(), "VGPU-TARGET-FORMAT");
+    let e = gpu
+        .target_with(&vgpu::TargetDesc::new(4, 4).depth(wgpu::TextureFormat::Rgba8Unorm))
+        .expect_err("color as depth");
+    assert_eq!(e.code(), "VGPU-TARGET-FORMAT");
+    let e = gpu
+        .target_with(&vgpu::TargetDesc::new(4, 4).format(wgpu::TextureFormat::Rgba16Uint))
+        .map(|t| t.read_rgba8())
+        .expect("renderable")
+        .expect_err("not readable");
+    assert_eq!(e.code(), "VGPU-TARGET-FORMAT");
+}
