@@ -1,1 +1,87 @@
-//! vgpu-uniforms
+//! # vgpu-uniforms
+//!
+//! Revision-tracked uniform owners, pooled capture pages and per-submission upload planning: the
+//! capture contract of DESIGN §3, on bytes only (no WGSL, no values).
+//!
+//! An *owner* ([`OwnerKey`]) is a block of packed bytes (a shared uniforms block, or the struct a
+//! draw binds) with a *revision* that bumps exactly when a set changes the bytes bitwise (so
+//! `+0.0` and `-0.0` differ, and identical NaN bits are equal). Recording an operation asks the
+//! [`UniformEngine`] to [`resolve`](UniformEngine::resolve) each owner it binds into a
+//! [`SlotRef`]: a pooled page buffer and a dynamic offset. The caller builds its bind groups on
+//! (layout, page buffer) with `has_dynamic_offset: true`, so a bind group never depends on a value.
+//!
+//! ## Capture rules
+//!
+//! 1. **Snapshot**: an operation sees the owner's bytes as they were when it was resolved. The
+//!    bytes are copied into the page's CPU shadow at resolve time, and uploaded from the shadow at
+//!    [`finish_submission`](UniformEngine::finish_submission). A slot never holds two contents in
+//!    one submission, so one `write_buffer` per range per submission is always enough (wgpu#1650).
+//! 2. **Home slot first**: the first revision of an owner bound in a submission uses the owner's
+//!    persistent home slot. If it already holds the bytes (compared bitwise, short-cut by
+//!    revision) nothing is copied or uploaded.
+//! 3. **Retained slots**: a second, different revision in one submission uses an extra slot of
+//!    the owner. Extra slots stay with the owner across submissions and are matched by content,
+//!    so a camera set to A before pass 1 and to B before pass 2 every frame costs 0 bytes in
+//!    steady state. At most [`EngineConfig::max_extra_slots`] are kept per owner; one not bound for
+//!    [`EngineConfig::retain_submissions`] submissions is reclaimed (LRU).
+//! 4. **Upload at finish**: dirty slots are coalesced into one `write_buffer` per contiguous run
+//!    of dirty slots per page. A cancelled submission uploads nothing; its captured bytes stay
+//!    marked dirty and go up with the next finish.
+//! 5. **Storage owners** ([`AddressSpace::Storage`]) are live, never captured: each has its own
+//!    `STORAGE | COPY_DST | COPY_SRC` buffer, written once at finish with its latest bytes.
+//! 6. **Pinned owners** ([`UniformEngine::pin`], for render bundles) are live too: they always
+//!    resolve to their home slot and every set writes through.
+//!
+//! ## Bounds
+//!
+//! - Live slots after a submission ends ≤ Σ over uniform owners of `1 + max_extra_slots` (during
+//!   a submission, an owner bound with more distinct values than that gets one slot per value;
+//!   the surplus is freed when the submission ends).
+//! - Pages of one slot size ≤ ⌈peak live slots of that size / slots per page⌉: a page is created
+//!   only when every page of its size is full.
+//! - Empty pages after a submission ends ≤ `idle_page_budget`, plus pages whose last slot was
+//!   bound by that very submission (released at the next end).
+//!
+//! ## When to use what
+//!
+//! Owners are the cheap path for small per-draw and per-view structs whose values change between
+//! operations of one frame. Large or rarely changing data bound by many operations is cheaper in
+//! a user-owned buffer bound by identity; values that must stay live inside a render bundle use a
+//! pinned owner; per-instance arrays belong in storage owners or user buffers.
+
+mod config;
+mod engine;
+mod error;
+mod pool;
+
+pub use config::EngineConfig;
+pub use engine::{EngineGauges, SlotRef, UniformEngine};
+pub use error::UniformsError;
+
+slotmap::new_key_type! {
+    /// An owner of an engine. Generational: stale once the owner is removed.
+    pub struct OwnerKey;
+    /// A uniform page. Generational: stale once the page is released, never reused for another
+    /// buffer.
+    pub struct PageKey;
+    /// The live buffer of a storage owner. Generational, never reused for another buffer.
+    pub struct StorageKey;
+}
+
+/// The address space of the binding an owner feeds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum AddressSpace {
+    /// `var<uniform>`: captured per operation into pooled pages, bound with dynamic offsets.
+    Uniform,
+    /// `var<storage>`: live, one buffer per owner, uploaded at finish with the latest bytes.
+    Storage,
+}
+
+/// The buffer a [`SlotRef`] points into.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum BufferKey {
+    /// A pooled uniform page (`UNIFORM | COPY_DST | COPY_SRC`); bind with a dynamic offset.
+    Page(PageKey),
+    /// A storage owner's own buffer (`STORAGE | COPY_DST | COPY_SRC`); bind at offset 0.
+    Storage(StorageKey),
+}

@@ -1,0 +1,811 @@
+//! The [`UniformEngine`]: owners, revisions, per-submission capture and upload.
+
+use std::sync::Arc;
+
+use slotmap::{Key as _, SlotMap};
+use vgpu_core::GpuContext;
+
+use crate::pool::{Pool, SlotLoc, round_up};
+use crate::{AddressSpace, BufferKey, EngineConfig, OwnerKey, PageKey, StorageKey, UniformsError};
+
+/// Where an operation finds an owner's bytes: a buffer and a byte offset in it (the dynamic
+/// offset for a page, 0 for a storage buffer).
+///
+/// Invariant: valid for the submission it was resolved in; the buffer holds the bytes the owner
+/// had at `resolve` time once [`UniformEngine::finish_submission`] has run (for a pinned or
+/// storage owner: the latest bytes).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct SlotRef {
+    /// The page or storage buffer.
+    pub buffer: BufferKey,
+    /// Byte offset in the buffer: a multiple of the device's
+    /// `min_uniform_buffer_offset_alignment` for pages, 0 for storage buffers.
+    pub offset: u32,
+}
+
+impl SlotRef {
+    fn page(loc: SlotLoc) -> Self {
+        SlotRef {
+            buffer: BufferKey::Page(loc.page),
+            offset: loc.offset,
+        }
+    }
+}
+
+/// An extra (non-home) slot retained by an owner.
+#[derive(Clone, Copy, Debug)]
+struct ExtraSlot {
+    loc: SlotLoc,
+    /// The owner revision whose bytes the slot's shadow holds (the bytes decide: revisions only
+    /// short-cut the compare).
+    rev: u64,
+    /// Last submission that bound it.
+    last_used: u64,
+}
+
+/// One uniform or storage owner.
+#[derive(Debug)]
+struct Owner {
+    label: Box<str>,
+    space: AddressSpace,
+    /// Packed bytes; empty until the first set (which fixes the size).
+    bytes: Vec<u8>,
+    revision: u64,
+    home: Option<SlotLoc>,
+    /// Revision whose bytes the home slot's shadow holds (0: none yet).
+    home_rev: u64,
+    extras: Vec<ExtraSlot>,
+    in_extra_list: bool,
+    pins: u32,
+    storage: Option<StorageKey>,
+    storage_dirty: bool,
+    /// Submission in which the owner was last bound, the revision bound last in it, and where.
+    bound_sub: u64,
+    bound_rev: u64,
+    bound: SlotRef,
+}
+
+/// Gauges of an engine at one instant.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct EngineGauges {
+    /// Live owners.
+    pub owners: usize,
+    /// Uniform pages held (including empty ones kept for reuse).
+    pub pages: usize,
+    /// Pages with no live slot (kept within the idle budget, released at submission end).
+    pub empty_pages: usize,
+    /// Slots in use (home + extra + slots of removed owners awaiting the end of the submission).
+    pub live_slots: usize,
+    /// Extra slots retained by owners.
+    pub retained_slots: usize,
+    /// Live storage buffers.
+    pub storage_buffers: usize,
+}
+
+/// Revision-tracked owners with per-submission capture into pooled uniform pages.
+///
+/// Protocol, per submission (frame):
+///
+/// 1. [`begin_submission`](Self::begin_submission).
+/// 2. Any number of [`set_bytes`](Self::set_bytes) / [`update`](Self::update) and, for each
+///    recorded operation and each owner it binds, [`resolve`](Self::resolve): the operation binds
+///    the returned buffer at the returned (dynamic) offset.
+/// 3. [`finish_submission`](Self::finish_submission) **before** submitting the command buffers
+///    recorded in step 2 (it queues the uploads; `Queue::write_buffer` lands before the next
+///    submit), or [`cancel_submission`](Self::cancel_submission) if they are dropped.
+/// 4. [`drain_released`](Self::drain_released): evict bind groups that use those buffers.
+///
+/// See the crate docs for the capture rules and the bounds on slots and pages.
+pub struct UniformEngine {
+    owners: SlotMap<OwnerKey, Owner>,
+    pool: Pool,
+    config: EngineConfig,
+    max_uniform_binding: u64,
+    max_storage_binding: u64,
+    submission: u64,
+    open: bool,
+    dirty_storage: Vec<OwnerKey>,
+    owners_with_extras: Vec<OwnerKey>,
+    deferred_slots: Vec<SlotLoc>,
+    deferred_storage: Vec<(StorageKey, Option<Vec<u8>>)>,
+    scratch: Vec<u8>,
+    retained_slots: usize,
+}
+
+impl std::fmt::Debug for UniformEngine {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("UniformEngine")
+            .field("config", &self.config)
+            .field("submission", &self.submission)
+            .field("open", &self.open)
+            .field("gauges", &self.gauges())
+            .finish_non_exhaustive()
+    }
+}
+
+fn stale(key: OwnerKey) -> UniformsError {
+    UniformsError::StaleOwner {
+        key: format!("{:?}", key.data()),
+    }
+}
+
+impl UniformEngine {
+    /// An engine on `ctx` with `config`. Allocates nothing on the device until owners are bound.
+    pub fn new(ctx: Arc<GpuContext>, config: EngineConfig) -> Self {
+        let limits = ctx.limits();
+        UniformEngine {
+            owners: SlotMap::with_key(),
+            pool: Pool::new(ctx, config.page_size),
+            config: EngineConfig {
+                retain_submissions: config.retain_submissions.max(1),
+                ..config
+            },
+            max_uniform_binding: limits.max_uniform_buffer_binding_size,
+            max_storage_binding: limits.max_storage_buffer_binding_size,
+            submission: 0,
+            open: false,
+            dirty_storage: Vec::new(),
+            owners_with_extras: Vec::new(),
+            deferred_slots: Vec::new(),
+            deferred_storage: Vec::new(),
+            scratch: Vec::new(),
+            retained_slots: 0,
+        }
+    }
+
+    /// The device context.
+    pub fn context(&self) -> &Arc<GpuContext> {
+        self.pool.ctx()
+    }
+
+    /// The configuration in force (`retain_submissions` raised to at least 1).
+    pub fn config(&self) -> &EngineConfig {
+        &self.config
+    }
+
+    /// Slot alignment: the device's `min_uniform_buffer_offset_alignment` (at least 4). Every
+    /// page offset is a multiple of it.
+    pub fn slot_alignment(&self) -> u32 {
+        self.pool.alignment()
+    }
+
+    /// Slots per page for owners of `len` bytes.
+    pub fn slots_per_page(&self, len: usize) -> u32 {
+        self.pool
+            .slots_per_page(self.pool.slot_size_for(len.max(1)))
+    }
+
+    /// The current gauges (O(pages) for `empty_pages`; the rest are O(1)).
+    pub fn gauges(&self) -> EngineGauges {
+        EngineGauges {
+            owners: self.owners.len(),
+            pages: self.pool.page_count(),
+            empty_pages: self.pool.empty_page_count(),
+            live_slots: self.pool.live_slots(),
+            retained_slots: self.retained_slots,
+            storage_buffers: self.pool.storage_count(),
+        }
+    }
+
+    /// `(slot size, pages)` for every size class seen so far (O(pages × classes); for tests and
+    /// diagnostics).
+    pub fn pages_per_class(&self) -> Vec<(u32, usize)> {
+        self.pool.pages_per_class().collect()
+    }
+
+    // ----- owners -------------------------------------------------------------------------------
+
+    /// Creates an owner with no bytes yet; its first set fixes its size. `label` names it in
+    /// errors.
+    pub fn create_owner(&mut self, label: &str, space: AddressSpace) -> OwnerKey {
+        self.owners.insert(Owner {
+            label: label.into(),
+            space,
+            bytes: Vec::new(),
+            revision: 0,
+            home: None,
+            home_rev: 0,
+            extras: Vec::new(),
+            in_extra_list: false,
+            pins: 0,
+            storage: None,
+            storage_dirty: false,
+            bound_sub: 0,
+            bound_rev: 0,
+            bound: SlotRef {
+                buffer: BufferKey::Page(PageKey::null()),
+                offset: 0,
+            },
+        })
+    }
+
+    /// Removes an owner and frees its slots. Safe while a submission is open: slots (and a storage
+    /// buffer) that submission bound stay reserved, and uploaded, until it ends. The key is stale
+    /// at once.
+    pub fn remove_owner(&mut self, key: OwnerKey) -> Result<(), UniformsError> {
+        let owner = self.owners.remove(key).ok_or_else(|| stale(key))?;
+        let open = self.open.then_some(self.submission);
+        let bound_now = |last: u64| open == Some(last);
+        if let Some(home) = owner.home {
+            // A pinned home may be read by a bundle replayed in this submission.
+            if bound_now(owner.bound_sub) || (open.is_some() && owner.pins > 0) {
+                self.deferred_slots.push(home);
+            } else {
+                self.pool.free(home, None);
+            }
+        }
+        for extra in &owner.extras {
+            if bound_now(extra.last_used) {
+                self.deferred_slots.push(extra.loc);
+            } else {
+                self.pool.free(extra.loc, None);
+            }
+            self.retained_slots -= 1;
+        }
+        if let Some(storage) = owner.storage {
+            if open.is_some() {
+                let pending = owner.storage_dirty.then_some(owner.bytes);
+                self.deferred_storage.push((storage, pending));
+            } else {
+                self.pool.release_storage(storage);
+            }
+        }
+        Ok(())
+    }
+
+    /// True while `key` names a live owner.
+    pub fn contains(&self, key: OwnerKey) -> bool {
+        self.owners.contains_key(key)
+    }
+
+    /// The owner's label.
+    pub fn label(&self, key: OwnerKey) -> Option<&str> {
+        self.owners.get(key).map(|o| &*o.label)
+    }
+
+    /// The owner's address space.
+    pub fn space(&self, key: OwnerKey) -> Option<AddressSpace> {
+        self.owners.get(key).map(|o| o.space)
+    }
+
+    /// The owner's revision: 0 before the first set, then bumped exactly when a set changes the
+    /// bytes bitwise.
+    pub fn revision(&self, key: OwnerKey) -> Option<u64> {
+        self.owners.get(key).map(|o| o.revision)
+    }
+
+    /// The owner's current bytes (empty before the first set).
+    pub fn bytes(&self, key: OwnerKey) -> Option<&[u8]> {
+        self.owners.get(key).map(|o| &*o.bytes)
+    }
+
+    /// True while the owner is pinned (see [`pin`](Self::pin)).
+    pub fn is_pinned(&self, key: OwnerKey) -> bool {
+        self.owners.get(key).is_some_and(|o| o.pins > 0)
+    }
+
+    /// The size to bind: the owner's byte length (rounded up to 4 for storage, as wgpu requires).
+    pub fn binding_size(&self, key: OwnerKey) -> Result<wgpu::BufferSize, UniformsError> {
+        let owner = self.owners.get(key).ok_or_else(|| stale(key))?;
+        let len = match owner.space {
+            AddressSpace::Uniform => owner.bytes.len() as u64,
+            AddressSpace::Storage => round_up(owner.bytes.len() as u64, 4),
+        };
+        wgpu::BufferSize::new(len).ok_or_else(|| UniformsError::NeverSet {
+            label: owner.label.to_string(),
+            operation: "binding_size",
+        })
+    }
+
+    // ----- set ----------------------------------------------------------------------------------
+
+    /// Sets the owner's bytes. Returns `Ok(true)` when they changed (the revision was bumped),
+    /// `Ok(false)` when they are bitwise equal to the current bytes. The first set fixes the size;
+    /// a later set of another size fails with `VGPU-UNIFORMS-SIZE-MISMATCH` and changes nothing.
+    ///
+    /// Uniform owners: touches only the owner's bytes (the capture happens at
+    /// [`resolve`](Self::resolve)), except a pinned owner, whose home slot is written through.
+    /// Storage owners: marks the buffer for upload at the end of the submission (live).
+    pub fn set_bytes(&mut self, key: OwnerKey, bytes: &[u8]) -> Result<bool, UniformsError> {
+        let owner = self.owners.get_mut(key).ok_or_else(|| stale(key))?;
+        if owner.bytes.is_empty() {
+            self::first_set(
+                owner,
+                key,
+                bytes,
+                &mut self.pool,
+                &mut self.dirty_storage,
+                self.max_uniform_binding,
+                self.max_storage_binding,
+            )?;
+            return Ok(true);
+        }
+        if owner.bytes.len() != bytes.len() {
+            return Err(size_mismatch(owner, bytes.len()));
+        }
+        if owner.bytes == bytes {
+            return Ok(false);
+        }
+        owner.bytes.copy_from_slice(bytes);
+        changed(owner, key, &mut self.pool, &mut self.dirty_storage);
+        Ok(true)
+    }
+
+    /// Packs in place: `f` gets a scratch copy of the owner's current bytes; on `Ok` the scratch is
+    /// compared bitwise and committed only if it differs (returns whether it did). On `Err`, or
+    /// when the owner was never set, nothing changes. Allocates nothing once the scratch has grown
+    /// to the largest owner.
+    pub fn update<E: From<UniformsError>>(
+        &mut self,
+        key: OwnerKey,
+        f: impl FnOnce(&mut [u8]) -> Result<(), E>,
+    ) -> Result<bool, E> {
+        self.update_inner(key, None, f)
+    }
+
+    /// Like [`update`](Self::update), but also works on an owner never set: its scratch then starts
+    /// as `size` zero bytes and a successful `f` is the first set. On an owner already set, `size`
+    /// must equal its size (`VGPU-UNIFORMS-SIZE-MISMATCH` otherwise).
+    pub fn update_sized<E: From<UniformsError>>(
+        &mut self,
+        key: OwnerKey,
+        size: usize,
+        f: impl FnOnce(&mut [u8]) -> Result<(), E>,
+    ) -> Result<bool, E> {
+        self.update_inner(key, Some(size), f)
+    }
+
+    fn update_inner<E: From<UniformsError>>(
+        &mut self,
+        key: OwnerKey,
+        size: Option<usize>,
+        f: impl FnOnce(&mut [u8]) -> Result<(), E>,
+    ) -> Result<bool, E> {
+        let owner = self.owners.get_mut(key).ok_or_else(|| stale(key))?;
+        let first = owner.bytes.is_empty();
+        self.scratch.clear();
+        match (first, size) {
+            (true, None) => {
+                return Err(UniformsError::NeverSet {
+                    label: owner.label.to_string(),
+                    operation: "update",
+                }
+                .into());
+            }
+            (true, Some(size)) => {
+                check_size(
+                    owner,
+                    size,
+                    self.max_uniform_binding,
+                    self.max_storage_binding,
+                )?;
+                self.scratch.resize(size, 0);
+            }
+            (false, Some(size)) if size != owner.bytes.len() => {
+                return Err(size_mismatch(owner, size).into());
+            }
+            (false, _) => self.scratch.extend_from_slice(&owner.bytes),
+        }
+        f(&mut self.scratch)?;
+        if first {
+            self::first_set(
+                owner,
+                key,
+                &self.scratch,
+                &mut self.pool,
+                &mut self.dirty_storage,
+                self.max_uniform_binding,
+                self.max_storage_binding,
+            )?;
+            return Ok(true);
+        }
+        if owner.bytes == self.scratch {
+            return Ok(false);
+        }
+        owner.bytes.copy_from_slice(&self.scratch);
+        changed(owner, key, &mut self.pool, &mut self.dirty_storage);
+        Ok(true)
+    }
+
+    // ----- pin ----------------------------------------------------------------------------------
+
+    /// Pins an owner to its home slot for a render bundle and makes it live: every later
+    /// [`resolve`](Self::resolve) returns the home slot, and every later set writes through to
+    /// it (uploaded at the next finish). Pins nest; each needs an [`unpin`](Self::unpin).
+    ///
+    /// Why: a bundle's recorded dynamic offsets cannot change, so each replay must read the latest
+    /// value in place. The price is that a pinned owner has no per-operation snapshots: every
+    /// operation of a submission sees its last value. Storage owners are already live; pinning
+    /// them only returns their buffer.
+    pub fn pin(&mut self, key: OwnerKey) -> Result<SlotRef, UniformsError> {
+        let owner = self.owners.get_mut(key).ok_or_else(|| stale(key))?;
+        if owner.bytes.is_empty() {
+            return Err(UniformsError::NeverSet {
+                label: owner.label.to_string(),
+                operation: "pin",
+            });
+        }
+        if let Some(storage) = owner.storage {
+            owner.pins += 1;
+            return Ok(SlotRef {
+                buffer: BufferKey::Storage(storage),
+                offset: 0,
+            });
+        }
+        let home = match owner.home {
+            Some(home) => home,
+            None => {
+                let home = self.pool.alloc(owner.bytes.len())?;
+                owner.home = Some(home);
+                home
+            }
+        };
+        if owner.home_rev != owner.revision && !self.pool.holds(home, &owner.bytes) {
+            self.pool.write(home, &owner.bytes);
+        }
+        owner.home_rev = owner.revision;
+        owner.pins += 1;
+        let slot = SlotRef::page(home);
+        if self.open {
+            owner.bound_sub = self.submission;
+            owner.bound_rev = owner.revision;
+            owner.bound = slot;
+        }
+        Ok(slot)
+    }
+
+    /// Undoes one [`pin`](Self::pin). The owner goes back to snapshot capture once no pin is left.
+    pub fn unpin(&mut self, key: OwnerKey) -> Result<(), UniformsError> {
+        let owner = self.owners.get_mut(key).ok_or_else(|| stale(key))?;
+        owner.pins = owner.pins.saturating_sub(1);
+        Ok(())
+    }
+
+    // ----- submissions --------------------------------------------------------------------------
+
+    /// Opens a submission and returns its id (ids increase by one per submission).
+    pub fn begin_submission(&mut self) -> Result<u64, UniformsError> {
+        if self.open {
+            return Err(UniformsError::SubmissionOpen {
+                open: self.submission,
+            });
+        }
+        self.submission += 1;
+        self.open = true;
+        Ok(self.submission)
+    }
+
+    /// The id of the open submission, if any.
+    pub fn open_submission(&self) -> Option<u64> {
+        self.open.then_some(self.submission)
+    }
+
+    /// Where an operation recorded now finds the owner's bytes.
+    ///
+    /// Rules (uniform owners, not pinned): the first revision bound in a submission uses the
+    /// owner's persistent home slot; a later, different revision in the same submission uses a
+    /// retained extra slot whose content equals the bytes, else the least recently used extra not
+    /// bound in this submission (overwritten), else a new slot. The same revision bound again
+    /// gets the same slot. A slot never holds two contents in one submission. Bytes are copied
+    /// into the page shadow only when the slot does not already hold them; they reach the GPU at
+    /// [`finish_submission`](Self::finish_submission).
+    ///
+    /// Steady state (the revision bound last in this submission, or the home slot already holding
+    /// the bytes) is a slotmap lookup and integer compares: no allocation, hashing or scan.
+    #[inline]
+    pub fn resolve(&mut self, key: OwnerKey) -> Result<SlotRef, UniformsError> {
+        if !self.open {
+            return Err(UniformsError::NoSubmission {
+                operation: "resolve",
+            });
+        }
+        let s = self.submission;
+        let owner = self.owners.get_mut(key).ok_or_else(|| stale(key))?;
+        if owner.bound_sub == s && owner.bound_rev == owner.revision && owner.revision != 0 {
+            return Ok(owner.bound);
+        }
+        if owner.bound_sub != s
+            && owner.home_rev == owner.revision
+            && owner.revision != 0
+            && let Some(home) = owner.home
+        {
+            owner.bound_sub = s;
+            owner.bound_rev = owner.revision;
+            owner.bound = SlotRef::page(home);
+            return Ok(owner.bound);
+        }
+        self.resolve_slow(key)
+    }
+
+    #[inline(never)]
+    fn resolve_slow(&mut self, key: OwnerKey) -> Result<SlotRef, UniformsError> {
+        let s = self.submission;
+        let owner = self.owners.get_mut(key).ok_or_else(|| stale(key))?;
+        if owner.bytes.is_empty() {
+            return Err(UniformsError::NeverSet {
+                label: owner.label.to_string(),
+                operation: "resolve",
+            });
+        }
+        let rev = owner.revision;
+        if let Some(storage) = owner.storage {
+            owner.bound_sub = s;
+            owner.bound_rev = rev;
+            owner.bound = SlotRef {
+                buffer: BufferKey::Storage(storage),
+                offset: 0,
+            };
+            return Ok(owner.bound);
+        }
+        let pool = &mut self.pool;
+        let home_bound_now = owner.bound_sub == s;
+        let home = match owner.home {
+            Some(home) => home,
+            None => {
+                let home = pool.alloc(owner.bytes.len())?;
+                owner.home = Some(home);
+                owner.home_rev = 0;
+                home
+            }
+        };
+        // Pinned (home written through on every set) or first revision of this submission: home.
+        if owner.pins > 0 || !home_bound_now {
+            if owner.home_rev != rev && !pool.holds(home, &owner.bytes) {
+                pool.write(home, &owner.bytes);
+            }
+            owner.home_rev = rev;
+            owner.bound_sub = s;
+            owner.bound_rev = rev;
+            owner.bound = SlotRef::page(home);
+            return Ok(owner.bound);
+        }
+        // A second, different revision in this submission. The home slot keeps the content it was
+        // bound with; reuse it only if that content is these bytes.
+        let loc = if owner.home_rev == rev || pool.holds(home, &owner.bytes) {
+            owner.home_rev = rev;
+            home
+        } else if let Some(e) = owner.extras.iter_mut().find(|e| e.rev == rev) {
+            e.last_used = s;
+            e.loc
+        } else if let Some(e) = owner
+            .extras
+            .iter_mut()
+            .find(|e| pool.holds(e.loc, &owner.bytes))
+        {
+            e.rev = rev;
+            e.last_used = s;
+            e.loc
+        } else {
+            let lru = owner
+                .extras
+                .iter_mut()
+                .filter(|e| e.last_used != s)
+                .min_by_key(|e| e.last_used);
+            let loc = match lru {
+                Some(e) => {
+                    e.rev = rev;
+                    e.last_used = s;
+                    e.loc
+                }
+                None => {
+                    let loc = pool.alloc(owner.bytes.len())?;
+                    if owner.extras.capacity() == 0 {
+                        owner
+                            .extras
+                            .reserve_exact(self.config.max_extra_slots.max(1));
+                    }
+                    owner.extras.push(ExtraSlot {
+                        loc,
+                        rev,
+                        last_used: s,
+                    });
+                    self.retained_slots += 1;
+                    if !owner.in_extra_list {
+                        owner.in_extra_list = true;
+                        self.owners_with_extras.push(key);
+                    }
+                    loc
+                }
+            };
+            pool.write(loc, &owner.bytes);
+            pool.ctx().stats().slots_captured.bump();
+            loc
+        };
+        owner.bound_sub = s;
+        owner.bound_rev = rev;
+        owner.bound = SlotRef::page(loc);
+        Ok(owner.bound)
+    }
+
+    /// Ends the open submission: uploads every dirty page range (one `write_buffer` per
+    /// contiguous run of dirty slots, from the shadow) and every changed storage owner (once,
+    /// latest bytes), then frees deferred slots, reclaims idle extra slots and releases empty
+    /// pages beyond the idle budget. Call it before submitting the submission's command buffers.
+    pub fn finish_submission(&mut self) -> Result<(), UniformsError> {
+        if !self.open {
+            return Err(UniformsError::NoSubmission {
+                operation: "finish_submission",
+            });
+        }
+        self.pool.upload();
+        for n in 0..self.dirty_storage.len() {
+            let key = self.dirty_storage[n];
+            if let Some(owner) = self.owners.get_mut(key) {
+                owner.storage_dirty = false;
+                if let Some(storage) = owner.storage {
+                    self.pool.upload_storage(storage, &owner.bytes);
+                }
+            }
+        }
+        self.dirty_storage.clear();
+        for n in 0..self.deferred_storage.len() {
+            if let (storage, Some(bytes)) = &self.deferred_storage[n] {
+                self.pool.upload_storage(*storage, bytes);
+            }
+        }
+        self.end_submission();
+        Ok(())
+    }
+
+    /// Drops the open submission (its command buffers will not be submitted): uploads nothing and
+    /// keeps every owner's bytes and revision. Shadow bytes captured by it stay marked dirty, so
+    /// they are uploaded before any later submission that binds them. No-op when none is open.
+    pub fn cancel_submission(&mut self) {
+        if !self.open {
+            return;
+        }
+        for (_, bytes) in &mut self.deferred_storage {
+            *bytes = None;
+        }
+        self.end_submission();
+    }
+
+    /// Buffers released since the last call (pages beyond the idle budget, storage buffers of
+    /// removed owners). Their keys are never reused for another buffer; evict every bind group
+    /// that uses them.
+    pub fn drain_released(&mut self) -> impl Iterator<Item = BufferKey> + '_ {
+        self.pool.drain_released()
+    }
+
+    /// A page's buffer, while the page lives.
+    pub fn page_buffer(&self, key: PageKey) -> Option<&wgpu::Buffer> {
+        self.pool.page_buffer(key)
+    }
+
+    /// A storage owner's buffer, while the owner (or the submission that bound it) lives.
+    pub fn storage_buffer(&self, key: StorageKey) -> Option<&wgpu::Buffer> {
+        self.pool.storage_buffer(key)
+    }
+
+    /// The buffer a [`SlotRef`] points into.
+    pub fn buffer(&self, key: BufferKey) -> Option<&wgpu::Buffer> {
+        match key {
+            BufferKey::Page(k) => self.pool.page_buffer(k),
+            BufferKey::Storage(k) => self.pool.storage_buffer(k),
+        }
+    }
+
+    fn end_submission(&mut self) {
+        let s = self.submission;
+        self.open = false;
+        for loc in self.deferred_slots.drain(..) {
+            self.pool.free(loc, Some(s));
+        }
+        for (storage, _) in self.deferred_storage.drain(..) {
+            self.pool.release_storage(storage);
+        }
+        // Reclaim extra slots idle for `retain_submissions`, and any beyond the per-owner bound
+        // (least recently used first).
+        let retain = self.config.retain_submissions;
+        let max = self.config.max_extra_slots;
+        let mut n = 0;
+        while n < self.owners_with_extras.len() {
+            let key = self.owners_with_extras[n];
+            let Some(owner) = self.owners.get_mut(key) else {
+                self.owners_with_extras.swap_remove(n);
+                continue;
+            };
+            let pool = &mut self.pool;
+            let before = owner.extras.len();
+            owner.extras.retain(|e| {
+                let idle = s - e.last_used >= retain;
+                if idle {
+                    pool.free(e.loc, None);
+                }
+                !idle
+            });
+            while owner.extras.len() > max {
+                let Some((at, _)) = owner
+                    .extras
+                    .iter()
+                    .enumerate()
+                    .min_by_key(|(_, e)| e.last_used)
+                else {
+                    break;
+                };
+                let e = owner.extras.swap_remove(at);
+                pool.free(e.loc, (e.last_used == s).then_some(s));
+            }
+            self.retained_slots -= before - owner.extras.len();
+            if owner.extras.is_empty() {
+                owner.in_extra_list = false;
+                self.owners_with_extras.swap_remove(n);
+            } else {
+                n += 1;
+            }
+        }
+        self.pool.release_idle(self.config.idle_page_budget, s);
+    }
+}
+
+fn size_mismatch(owner: &Owner, actual: usize) -> UniformsError {
+    UniformsError::SizeMismatch {
+        label: owner.label.to_string(),
+        expected: owner.bytes.len(),
+        actual,
+    }
+}
+
+fn check_size(
+    owner: &Owner,
+    len: usize,
+    max_uniform: u64,
+    max_storage: u64,
+) -> Result<(), UniformsError> {
+    if len == 0 {
+        return Err(UniformsError::Empty {
+            label: owner.label.to_string(),
+        });
+    }
+    let (limit, max) = match owner.space {
+        AddressSpace::Uniform => ("max_uniform_buffer_binding_size", max_uniform),
+        AddressSpace::Storage => ("max_storage_buffer_binding_size", max_storage),
+    };
+    if len as u64 > max {
+        return Err(UniformsError::Limit {
+            label: owner.label.to_string(),
+            space: owner.space,
+            limit,
+            expected: max,
+            actual: len as u64,
+        });
+    }
+    Ok(())
+}
+
+/// The first set of an owner: validates the size, creates a storage buffer if needed, then
+/// commits (revision 1). Nothing changes on error.
+fn first_set(
+    owner: &mut Owner,
+    key: OwnerKey,
+    bytes: &[u8],
+    pool: &mut Pool,
+    dirty_storage: &mut Vec<OwnerKey>,
+    max_uniform: u64,
+    max_storage: u64,
+) -> Result<(), UniformsError> {
+    check_size(owner, bytes.len(), max_uniform, max_storage)?;
+    if owner.space == AddressSpace::Storage {
+        owner.storage = Some(pool.create_storage(&owner.label, bytes.len())?);
+    }
+    owner.bytes = bytes.to_vec();
+    changed(owner, key, pool, dirty_storage);
+    Ok(())
+}
+
+/// Bookkeeping after the owner's bytes changed: bump the revision, mark a storage owner for
+/// upload, write a pinned owner's home slot through.
+fn changed(owner: &mut Owner, key: OwnerKey, pool: &mut Pool, dirty_storage: &mut Vec<OwnerKey>) {
+    owner.revision += 1;
+    if owner.storage.is_some() {
+        if !owner.storage_dirty {
+            owner.storage_dirty = true;
+            dirty_storage.push(key);
+        }
+    } else if owner.pins > 0
+        && let Some(home) = owner.home
+    {
+        pool.write(home, &owner.bytes);
+        owner.home_rev = owner.revision;
+    }
+}

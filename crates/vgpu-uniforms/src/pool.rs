@@ -1,0 +1,397 @@
+//! Pooled uniform pages with CPU shadows, and the live storage buffers of storage owners.
+//!
+//! A page is one `UNIFORM | COPY_DST | COPY_SRC` buffer serving one slot size class, with a CPU shadow of
+//! the same size. The shadow is the snapshot store: a slot's bytes are copied there when an
+//! operation binds them, and the slot's bit in the page's dirty bitset stays set until the bytes
+//! reach the GPU. Invariant: a slot whose dirty bit is clear holds on the GPU exactly what the
+//! shadow holds (writes only happen through [`Pool::write`], bits are cleared only by
+//! [`Pool::upload`] after the upload, or by [`Pool::free`], after which the slot's content is
+//! treated as unknown).
+
+use std::sync::Arc;
+
+use slotmap::SlotMap;
+use vgpu_core::GpuContext;
+
+use crate::{BufferKey, PageKey, StorageKey, UniformsError};
+
+/// Where a slot lives: page, index in the page, byte offset in the page buffer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct SlotLoc {
+    pub(crate) page: PageKey,
+    pub(crate) index: u32,
+    pub(crate) offset: u32,
+}
+
+/// One uniform page.
+struct Page {
+    buffer: wgpu::Buffer,
+    shadow: Box<[u8]>,
+    class: usize,
+    slot_size: u32,
+    /// Free slot indices; popped from the end (lowest index first on a fresh page).
+    free: Vec<u32>,
+    /// Bytes of content each slot holds (for trimming the last slot of a dirty run).
+    slot_len: Box<[u32]>,
+    /// One bit per slot: shadow bytes not yet uploaded.
+    dirty: Box<[u64]>,
+    in_dirty_list: bool,
+    in_open_list: bool,
+    in_empty_list: bool,
+    live: u32,
+    /// Last submission in which a slot of this page was bound and later freed (a page is never
+    /// released by the submission that bound it).
+    last_bound: u64,
+}
+
+/// The pages of one slot size.
+struct SizeClass {
+    slot_size: u32,
+    /// Pages of this class with at least one free slot (may hold stale keys, checked on use).
+    open_pages: Vec<PageKey>,
+}
+
+/// Pages, size classes, storage buffers and the per-submission dirty lists.
+pub(crate) struct Pool {
+    ctx: Arc<GpuContext>,
+    pages: SlotMap<PageKey, Page>,
+    classes: Vec<SizeClass>,
+    storage: SlotMap<StorageKey, wgpu::Buffer>,
+    dirty_pages: Vec<PageKey>,
+    empty_pages: Vec<PageKey>,
+    released: Vec<BufferKey>,
+    /// Padding scratch for storage uploads whose size is not a multiple of 4.
+    pad: Vec<u8>,
+    page_size: u64,
+    alignment: u32,
+    max_buffer_size: u64,
+    live_slots: usize,
+}
+
+const COPY_ALIGN: u32 = wgpu::COPY_BUFFER_ALIGNMENT as u32;
+
+#[inline]
+pub(crate) fn round_up(value: u64, align: u64) -> u64 {
+    value.div_ceil(align) * align
+}
+
+impl Pool {
+    pub(crate) fn new(ctx: Arc<GpuContext>, page_size: u64) -> Self {
+        let limits = ctx.limits();
+        let alignment = limits.min_uniform_buffer_offset_alignment.max(COPY_ALIGN);
+        Pool {
+            ctx,
+            pages: SlotMap::with_key(),
+            classes: Vec::new(),
+            storage: SlotMap::with_key(),
+            dirty_pages: Vec::new(),
+            empty_pages: Vec::new(),
+            released: Vec::new(),
+            pad: Vec::new(),
+            page_size,
+            alignment,
+            max_buffer_size: limits.max_buffer_size,
+            live_slots: 0,
+        }
+    }
+
+    pub(crate) fn ctx(&self) -> &Arc<GpuContext> {
+        &self.ctx
+    }
+
+    pub(crate) fn alignment(&self) -> u32 {
+        self.alignment
+    }
+
+    pub(crate) fn slot_size_for(&self, len: usize) -> u32 {
+        round_up(len as u64, u64::from(self.alignment)) as u32
+    }
+
+    pub(crate) fn slots_per_page(&self, slot_size: u32) -> u32 {
+        let page = self.page_size.min(self.max_buffer_size);
+        (page / u64::from(slot_size)).clamp(1, u64::from(u32::MAX)) as u32
+    }
+
+    pub(crate) fn page_buffer(&self, key: PageKey) -> Option<&wgpu::Buffer> {
+        self.pages.get(key).map(|p| &p.buffer)
+    }
+
+    pub(crate) fn storage_buffer(&self, key: StorageKey) -> Option<&wgpu::Buffer> {
+        self.storage.get(key)
+    }
+
+    pub(crate) fn page_count(&self) -> usize {
+        self.pages.len()
+    }
+
+    pub(crate) fn empty_page_count(&self) -> usize {
+        self.pages.values().filter(|p| p.live == 0).count()
+    }
+
+    pub(crate) fn storage_count(&self) -> usize {
+        self.storage.len()
+    }
+
+    pub(crate) fn live_slots(&self) -> usize {
+        self.live_slots
+    }
+
+    /// `(slot size, pages)` per size class, for bound checks.
+    pub(crate) fn pages_per_class(&self) -> impl Iterator<Item = (u32, usize)> + '_ {
+        self.classes.iter().enumerate().map(|(i, c)| {
+            (
+                c.slot_size,
+                self.pages.values().filter(|p| p.class == i).count(),
+            )
+        })
+    }
+
+    pub(crate) fn drain_released(&mut self) -> std::vec::Drain<'_, BufferKey> {
+        self.released.drain(..)
+    }
+
+    /// Takes a free slot for `len` bytes, creating a page only when every page of the size class
+    /// is full. The slot's content is unknown: callers must [`write`](Self::write) it before use.
+    pub(crate) fn alloc(&mut self, len: usize) -> Result<SlotLoc, UniformsError> {
+        let slot_size = self.slot_size_for(len);
+        let class = match self.classes.iter().position(|c| c.slot_size == slot_size) {
+            Some(i) => i,
+            None => {
+                self.classes.push(SizeClass {
+                    slot_size,
+                    open_pages: Vec::new(),
+                });
+                self.classes.len() - 1
+            }
+        };
+        while let Some(&key) = self.classes[class].open_pages.last() {
+            let Some(page) = self.pages.get_mut(key) else {
+                self.classes[class].open_pages.pop();
+                continue;
+            };
+            match page.free.pop() {
+                Some(index) => {
+                    page.live += 1;
+                    if page.free.is_empty() {
+                        page.in_open_list = false;
+                        self.classes[class].open_pages.pop();
+                    }
+                    self.live_slots += 1;
+                    return Ok(SlotLoc {
+                        page: key,
+                        index,
+                        offset: index * slot_size,
+                    });
+                }
+                None => {
+                    page.in_open_list = false;
+                    self.classes[class].open_pages.pop();
+                }
+            }
+        }
+        let slots = self.slots_per_page(slot_size);
+        let size = u64::from(slots) * u64::from(slot_size);
+        let buffer = self.ctx.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("vgpu uniform page"),
+            size,
+            // COPY_SRC: lets tests and diagnostics read back what the GPU holds.
+            usage: wgpu::BufferUsages::UNIFORM
+                | wgpu::BufferUsages::COPY_DST
+                | wgpu::BufferUsages::COPY_SRC,
+            mapped_at_creation: false,
+        })?;
+        self.ctx.stats().pages_created.bump();
+        let mut free: Vec<u32> = (0..slots).rev().collect();
+        let index = free.pop().unwrap_or(0);
+        let key = self.pages.insert(Page {
+            buffer,
+            shadow: vec![0; size as usize].into_boxed_slice(),
+            class,
+            slot_size,
+            in_open_list: !free.is_empty(),
+            free,
+            slot_len: vec![0; slots as usize].into_boxed_slice(),
+            dirty: vec![0; (slots as usize).div_ceil(64)].into_boxed_slice(),
+            in_dirty_list: false,
+            in_empty_list: false,
+            live: 1,
+            last_bound: 0,
+        });
+        if self.pages[key].in_open_list {
+            self.classes[class].open_pages.push(key);
+        }
+        self.live_slots += 1;
+        Ok(SlotLoc {
+            page: key,
+            index,
+            offset: index * slot_size,
+        })
+    }
+
+    /// Returns a slot to its page. `bound_in` is the submission that bound it last if that
+    /// submission is ending now (the page is then kept at least until the next end).
+    pub(crate) fn free(&mut self, loc: SlotLoc, bound_in: Option<u64>) {
+        let Some(page) = self.pages.get_mut(loc.page) else {
+            return;
+        };
+        let i = loc.index as usize;
+        page.dirty[i / 64] &= !(1u64 << (i % 64));
+        page.slot_len[i] = 0;
+        page.free.push(loc.index);
+        page.live -= 1;
+        self.live_slots -= 1;
+        if let Some(s) = bound_in {
+            page.last_bound = page.last_bound.max(s);
+        }
+        if !page.in_open_list {
+            page.in_open_list = true;
+            self.classes[page.class].open_pages.push(loc.page);
+        }
+        if page.live == 0 && !page.in_empty_list {
+            page.in_empty_list = true;
+            self.empty_pages.push(loc.page);
+        }
+    }
+
+    /// True when the shadow at `loc` holds exactly `bytes` (a bitwise compare).
+    #[inline]
+    pub(crate) fn holds(&self, loc: SlotLoc, bytes: &[u8]) -> bool {
+        let Some(page) = self.pages.get(loc.page) else {
+            return false;
+        };
+        let start = loc.offset as usize;
+        page.slot_len[loc.index as usize] as usize == bytes.len()
+            && page.shadow[start..start + bytes.len()] == *bytes
+    }
+
+    /// Copies `bytes` into the shadow at `loc` and marks the slot dirty.
+    pub(crate) fn write(&mut self, loc: SlotLoc, bytes: &[u8]) {
+        let Some(page) = self.pages.get_mut(loc.page) else {
+            return;
+        };
+        let start = loc.offset as usize;
+        page.shadow[start..start + bytes.len()].copy_from_slice(bytes);
+        let i = loc.index as usize;
+        page.slot_len[i] = bytes.len() as u32;
+        page.dirty[i / 64] |= 1u64 << (i % 64);
+        if !page.in_dirty_list {
+            page.in_dirty_list = true;
+            self.dirty_pages.push(loc.page);
+        }
+    }
+
+    /// Uploads every dirty run of every dirty page: one `write_buffer` per contiguous run of dirty
+    /// slots, from the shadow, the last slot trimmed to its content (rounded up to 4 bytes).
+    pub(crate) fn upload(&mut self) {
+        for n in 0..self.dirty_pages.len() {
+            let key = self.dirty_pages[n];
+            let Some(page) = self.pages.get_mut(key) else {
+                continue;
+            };
+            page.in_dirty_list = false;
+            let slots = page.slot_len.len();
+            let ss = page.slot_size as usize;
+            let mut i = 0usize;
+            while i < slots {
+                let bits = page.dirty[i / 64] >> (i % 64);
+                if bits == 0 {
+                    i = (i / 64 + 1) * 64;
+                    continue;
+                }
+                i += bits.trailing_zeros() as usize;
+                let start = i;
+                loop {
+                    let bits = page.dirty[i / 64] >> (i % 64);
+                    let ones = (!bits).trailing_zeros() as usize;
+                    let ended = ones < 64 - i % 64;
+                    i += ones;
+                    if ended || i >= slots {
+                        break;
+                    }
+                }
+                let last = page.slot_len[i - 1] as u64;
+                let from = start * ss;
+                let to = (i - 1) * ss + round_up(last, u64::from(COPY_ALIGN)) as usize;
+                self.ctx
+                    .write_buffer(&page.buffer, from as u64, &page.shadow[from..to]);
+            }
+            page.dirty.fill(0);
+        }
+        self.dirty_pages.clear();
+    }
+
+    /// Creates the live buffer of a storage owner (`STORAGE | COPY_DST | COPY_SRC`, `len` rounded up to 4).
+    pub(crate) fn create_storage(
+        &mut self,
+        label: &str,
+        len: usize,
+    ) -> Result<StorageKey, UniformsError> {
+        let buffer = self.ctx.create_buffer(&wgpu::BufferDescriptor {
+            label: Some(label),
+            size: round_up(len as u64, u64::from(COPY_ALIGN)),
+            usage: wgpu::BufferUsages::STORAGE
+                | wgpu::BufferUsages::COPY_DST
+                | wgpu::BufferUsages::COPY_SRC,
+            mapped_at_creation: false,
+        })?;
+        Ok(self.storage.insert(buffer))
+    }
+
+    /// Uploads a storage owner's bytes (padded to 4 bytes through a reused scratch).
+    pub(crate) fn upload_storage(&mut self, key: StorageKey, bytes: &[u8]) {
+        let Some(buffer) = self.storage.get(key) else {
+            return;
+        };
+        if bytes.len().is_multiple_of(COPY_ALIGN as usize) {
+            self.ctx.write_buffer(buffer, 0, bytes);
+        } else {
+            self.pad.clear();
+            self.pad.extend_from_slice(bytes);
+            self.pad.resize(
+                round_up(bytes.len() as u64, u64::from(COPY_ALIGN)) as usize,
+                0,
+            );
+            self.ctx.write_buffer(buffer, 0, &self.pad);
+        }
+    }
+
+    /// Drops a storage buffer and reports it in the released list.
+    pub(crate) fn release_storage(&mut self, key: StorageKey) {
+        if self.storage.remove(key).is_some() {
+            self.released.push(BufferKey::Storage(key));
+        }
+    }
+
+    /// Releases empty pages beyond `budget`, oldest-emptied first, never one bound by
+    /// submission `ending`.
+    pub(crate) fn release_idle(&mut self, budget: usize, ending: u64) {
+        let pages = &mut self.pages;
+        self.empty_pages.retain(|&key| match pages.get_mut(key) {
+            Some(p) if p.live == 0 => true,
+            Some(p) => {
+                p.in_empty_list = false;
+                false
+            }
+            None => false,
+        });
+        let mut excess = self.empty_pages.len().saturating_sub(budget);
+        let mut n = 0;
+        while excess > 0 && n < self.empty_pages.len() {
+            let key = self.empty_pages[n];
+            let eligible = self.pages.get(key).is_some_and(|p| p.last_bound < ending);
+            if !eligible {
+                n += 1;
+                continue;
+            }
+            self.empty_pages.remove(n);
+            if let Some(page) = self.pages.remove(key) {
+                let open = &mut self.classes[page.class].open_pages;
+                if let Some(at) = open.iter().position(|&k| k == key) {
+                    open.swap_remove(at);
+                }
+                self.released.push(BufferKey::Page(key));
+            }
+            excess -= 1;
+        }
+    }
+}

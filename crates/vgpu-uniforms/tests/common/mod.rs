@@ -1,0 +1,66 @@
+//! Helpers shared by the vgpu-uniforms integration tests.
+#![allow(dead_code, unreachable_pub, missing_docs, clippy::unwrap_used)]
+
+use std::sync::Arc;
+
+use vgpu_core::{GpuContext, StatsSnapshot};
+use vgpu_uniforms::{EngineConfig, SlotRef, UniformEngine};
+
+pub fn noop_engine(config: EngineConfig) -> (Arc<GpuContext>, UniformEngine) {
+    let ctx = GpuContext::noop();
+    let engine = UniformEngine::new(ctx.clone(), config);
+    (ctx, engine)
+}
+
+pub fn snap(ctx: &GpuContext) -> StatsSnapshot {
+    ctx.stats().snapshot()
+}
+
+/// 64 bytes (a mat4x4f) filled with `v` as f32s.
+pub fn mat(v: f32) -> [u8; 64] {
+    let mut out = [0u8; 64];
+    for c in out.chunks_exact_mut(4) {
+        c.copy_from_slice(&v.to_le_bytes());
+    }
+    out
+}
+
+/// Copies `buffer` into a mappable buffer, submits, waits and returns its bytes (works on the
+/// noop backend too: it executes buffer copies).
+pub fn read_buffer(ctx: &GpuContext, buffer: &wgpu::Buffer) -> Vec<u8> {
+    let size = buffer.size();
+    let staging = ctx
+        .create_buffer(&wgpu::BufferDescriptor {
+            label: Some("test read-back"),
+            size,
+            usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
+            mapped_at_creation: false,
+        })
+        .unwrap();
+    let mut encoder = ctx
+        .device()
+        .create_command_encoder(&wgpu::CommandEncoderDescriptor::default());
+    encoder.copy_buffer_to_buffer(buffer, 0, &staging, 0, size);
+    ctx.submit([encoder.finish()]);
+    let slice = staging.slice(..);
+    slice.map_async(wgpu::MapMode::Read, |r| r.unwrap());
+    ctx.wait_idle().unwrap();
+    let bytes = slice.get_mapped_range().unwrap().to_vec();
+    staging.unmap();
+    bytes
+}
+
+/// The bytes an operation bound at `slot` sees, read back from the device after the submission.
+pub fn read_slot(ctx: &GpuContext, engine: &UniformEngine, slot: SlotRef, len: usize) -> Vec<u8> {
+    let buffer = engine.buffer(slot.buffer).unwrap();
+    let all = read_buffer(ctx, buffer);
+    all[slot.offset as usize..slot.offset as usize + len].to_vec()
+}
+
+/// Submits an empty command buffer (what the lead does after `finish_submission`).
+pub fn submit_empty(ctx: &GpuContext) {
+    let encoder = ctx
+        .device()
+        .create_command_encoder(&wgpu::CommandEncoderDescriptor::default());
+    ctx.submit([encoder.finish()]);
+}

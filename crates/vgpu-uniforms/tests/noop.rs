@@ -1,0 +1,604 @@
+//! Tier 1: counters and read-back on wgpu's noop device (validates, counts, executes copies).
+#![allow(missing_docs, clippy::unwrap_used)]
+
+mod common;
+
+use common::{mat, noop_engine, read_slot, snap, submit_empty};
+use vgpu_core::ErrorCode as _;
+use vgpu_uniforms::{AddressSpace, BufferKey, EngineConfig, OwnerKey, SlotRef, UniformEngine};
+
+fn owners(engine: &mut UniformEngine, n: usize, value: f32) -> Vec<OwnerKey> {
+    (0..n)
+        .map(|i| {
+            let k = engine.create_owner(&format!("object {i}"), AddressSpace::Uniform);
+            engine.set_bytes(k, &mat(value + i as f32)).unwrap();
+            k
+        })
+        .collect()
+}
+
+/// One frame: `passes` passes, each binding the camera then every object.
+fn frame(
+    engine: &mut UniformEngine,
+    camera: OwnerKey,
+    objects: &[OwnerKey],
+    camera_values: &[[u8; 64]],
+) -> Vec<SlotRef> {
+    engine.begin_submission().unwrap();
+    let mut cams = Vec::new();
+    for value in camera_values {
+        engine.set_bytes(camera, value).unwrap();
+        cams.push(engine.resolve(camera).unwrap());
+        for &o in objects {
+            engine.resolve(o).unwrap();
+        }
+    }
+    engine.finish_submission().unwrap();
+    cams
+}
+
+#[test]
+fn static_frames_cost_nothing_after_warm_up() {
+    let (ctx, mut engine) = noop_engine(EngineConfig::default());
+    let camera = engine.create_owner("camera", AddressSpace::Uniform);
+    let objects = owners(&mut engine, 1000, 1.0);
+    let cam = [mat(7.0)];
+    frame(&mut engine, camera, &objects, &cam);
+    let warm = snap(&ctx);
+    assert!(warm.pages_created >= 1 && warm.write_calls >= 1);
+    let gauges = engine.gauges();
+    for _ in 0..20 {
+        frame(&mut engine, camera, &objects, &cam);
+        // Re-setting identical bytes is free too.
+        for &o in &objects[..10] {
+            let same = engine.bytes(o).unwrap().to_vec();
+            assert!(!engine.set_bytes(o, &same).unwrap());
+        }
+    }
+    let d = snap(&ctx) - warm;
+    assert_eq!(d.write_calls, 0);
+    assert_eq!(d.bytes_uploaded, 0);
+    assert_eq!(d.slots_captured, 0);
+    assert_eq!(d.pages_created, 0);
+    assert_eq!(d.buffers_created, 0);
+    assert_eq!(engine.gauges(), gauges);
+    assert_eq!(gauges.live_slots, 1001);
+    assert_eq!(gauges.retained_slots, 0);
+}
+
+#[test]
+fn revision_bumps_exactly_when_bytes_differ_bitwise() {
+    let (_ctx, mut engine) = noop_engine(EngineConfig::default());
+    let k = engine.create_owner("params", AddressSpace::Uniform);
+    assert_eq!(engine.revision(k), Some(0));
+    let v = |f: f32| {
+        let mut b = [0u8; 16];
+        b[..4].copy_from_slice(&f.to_le_bytes());
+        b
+    };
+    assert!(engine.set_bytes(k, &v(1.0)).unwrap());
+    assert_eq!(engine.revision(k), Some(1));
+    assert!(!engine.set_bytes(k, &v(1.0)).unwrap());
+    assert_eq!(engine.revision(k), Some(1));
+    // +0.0 and -0.0 compare equal as floats but differ bitwise.
+    assert!(engine.set_bytes(k, &v(0.0)).unwrap());
+    assert!(engine.set_bytes(k, &v(-0.0)).unwrap());
+    assert_eq!(engine.revision(k), Some(3));
+    // The same NaN bits are equal.
+    let nan = f32::from_bits(0x7fc0_1234);
+    assert!(engine.set_bytes(k, &v(nan)).unwrap());
+    assert!(!engine.set_bytes(k, &v(nan)).unwrap());
+    assert_eq!(engine.revision(k), Some(4));
+
+    // A size mismatch changes nothing and names the owner and both sizes.
+    let err = engine.set_bytes(k, &[0u8; 32]).unwrap_err();
+    assert_eq!(err.code(), "VGPU-UNIFORMS-SIZE-MISMATCH");
+    let msg = err.to_string();
+    assert!(msg.starts_with("VGPU-UNIFORMS-SIZE-MISMATCH"), "{msg}");
+    assert!(
+        msg.contains("params") && msg.contains("16") && msg.contains("32"),
+        "{msg}"
+    );
+    assert_eq!(engine.revision(k), Some(4));
+    assert_eq!(engine.bytes(k).unwrap(), &v(nan));
+
+    // update: a failing closure changes nothing, even after writing into the scratch.
+    #[derive(Debug)]
+    enum PackError {
+        Bad,
+        Engine(#[allow(dead_code)] vgpu_uniforms::UniformsError),
+    }
+    impl From<vgpu_uniforms::UniformsError> for PackError {
+        fn from(e: vgpu_uniforms::UniformsError) -> Self {
+            PackError::Engine(e)
+        }
+    }
+    let r = engine.update(k, |b| {
+        b[0] = 0xAA;
+        Err::<(), _>(PackError::Bad)
+    });
+    assert!(matches!(r, Err(PackError::Bad)));
+    assert_eq!(engine.revision(k), Some(4));
+    assert_eq!(engine.bytes(k).unwrap(), &v(nan));
+    // An update producing the same bytes does not bump; a real change does.
+    assert!(!engine.update(k, |_| Ok::<(), PackError>(())).unwrap());
+    assert!(
+        engine
+            .update(k, |b| {
+                b[4] = 1;
+                Ok::<(), PackError>(())
+            })
+            .unwrap()
+    );
+    assert_eq!(engine.revision(k), Some(5));
+    assert_eq!(engine.bytes(k).unwrap()[4], 1);
+
+    // update on a never-set owner needs a size; update_sized does the first set.
+    let fresh = engine.create_owner("fresh", AddressSpace::Uniform);
+    let err = engine
+        .update(fresh, |_| Ok::<(), PackError>(()))
+        .unwrap_err();
+    assert!(matches!(err, PackError::Engine(ref e) if e.code() == "VGPU-UNIFORMS-NEVER-SET"));
+    assert!(
+        engine
+            .update_sized(fresh, 32, |b| {
+                b[31] = 9;
+                Ok::<(), PackError>(())
+            })
+            .unwrap()
+    );
+    assert_eq!(engine.revision(fresh), Some(1));
+    assert_eq!(engine.bytes(fresh).unwrap().len(), 32);
+    let err = engine
+        .update_sized(fresh, 48, |_| Ok::<(), PackError>(()))
+        .unwrap_err();
+    assert!(matches!(err, PackError::Engine(ref e) if e.code() == "VGPU-UNIFORMS-SIZE-MISMATCH"));
+}
+
+#[test]
+fn one_owner_changing_costs_one_struct_in_one_write() {
+    let (ctx, mut engine) = noop_engine(EngineConfig::default());
+    let camera = engine.create_owner("camera", AddressSpace::Uniform);
+    let objects = owners(&mut engine, 500, 0.0);
+    for _ in 0..2 {
+        frame(&mut engine, camera, &objects, &[mat(1.0)]);
+    }
+    for i in 0..10 {
+        let before = snap(&ctx);
+        engine
+            .set_bytes(objects[37], &mat(100.0 + i as f32))
+            .unwrap();
+        frame(&mut engine, camera, &objects, &[mat(1.0)]);
+        let d = snap(&ctx) - before;
+        assert_eq!(d.write_calls, 1);
+        assert_eq!(d.bytes_uploaded, 64);
+        assert!(d.bytes_uploaded <= u64::from(engine.slot_alignment()));
+        assert_eq!(d.slots_captured, 0);
+        assert_eq!(d.pages_created, 0);
+    }
+}
+
+#[test]
+fn per_pass_camera_is_resident_in_retained_slots() {
+    let (ctx, mut engine) = noop_engine(EngineConfig::default());
+    let camera = engine.create_owner("camera", AddressSpace::Uniform);
+    let objects = owners(&mut engine, 100, 0.0);
+    let cams = [mat(1.0), mat(2.0), mat(3.0)];
+    let first = frame(&mut engine, camera, &objects, &cams);
+    assert_eq!(snap(&ctx).slots_captured, 2);
+    let warm = snap(&ctx);
+    for _ in 0..50 {
+        let slots = frame(&mut engine, camera, &objects, &cams);
+        assert_eq!(slots, first, "each value keeps its slot");
+    }
+    let d = snap(&ctx) - warm;
+    assert_eq!(d.bytes_uploaded, 0);
+    assert_eq!(d.write_calls, 0);
+    assert_eq!(d.slots_captured, 0);
+    assert_eq!(d.pages_created, 0);
+    assert_eq!(engine.gauges().retained_slots, 2);
+    // Each pass saw its own value.
+    submit_empty(&ctx);
+    for (slot, cam) in first.iter().zip(&cams) {
+        assert_eq!(read_slot(&ctx, &engine, *slot, 64), cam);
+    }
+}
+
+#[test]
+fn a_b_a_in_one_submission_uses_two_slots() {
+    let (ctx, mut engine) = noop_engine(EngineConfig::default());
+    let camera = engine.create_owner("camera", AddressSpace::Uniform);
+    let slots = frame(&mut engine, camera, &[], &[mat(1.0), mat(2.0), mat(1.0)]);
+    assert_eq!(slots[0], slots[2]);
+    assert_ne!(slots[0], slots[1]);
+    assert_eq!(engine.gauges().live_slots, 2);
+    assert_eq!(snap(&ctx).slots_captured, 1);
+    // The same revision bound twice reuses its slot.
+    engine.begin_submission().unwrap();
+    let a = engine.resolve(camera).unwrap();
+    let b = engine.resolve(camera).unwrap();
+    assert_eq!(a, b);
+    engine.finish_submission().unwrap();
+    submit_empty(&ctx);
+    assert_eq!(read_slot(&ctx, &engine, slots[0], 64), mat(1.0));
+    assert_eq!(read_slot(&ctx, &engine, slots[1], 64), mat(2.0));
+}
+
+#[test]
+fn cancelled_frame_writes_nothing_and_keeps_values() {
+    let (ctx, mut engine) = noop_engine(EngineConfig::default());
+    let camera = engine.create_owner("camera", AddressSpace::Uniform);
+    let objects = owners(&mut engine, 10, 0.0);
+    frame(&mut engine, camera, &objects, &[mat(1.0)]);
+    let before = snap(&ctx);
+
+    engine.begin_submission().unwrap();
+    engine.set_bytes(camera, &mat(5.0)).unwrap();
+    let cancelled_a = engine.resolve(camera).unwrap();
+    engine.set_bytes(camera, &mat(6.0)).unwrap();
+    let cancelled_b = engine.resolve(camera).unwrap();
+    engine.set_bytes(objects[3], &mat(9.0)).unwrap();
+    engine.resolve(objects[3]).unwrap();
+    engine.cancel_submission();
+    let d = snap(&ctx) - before;
+    assert_eq!(d.write_calls, 0);
+    assert_eq!(d.bytes_uploaded, 0);
+    assert_eq!(engine.bytes(camera).unwrap(), &mat(6.0));
+    assert_eq!(engine.bytes(objects[3]).unwrap(), &mat(9.0));
+    assert_eq!(engine.revision(camera), Some(3));
+    assert!(engine.open_submission().is_none());
+
+    // The next frame binds the same values: the GPU must hold them, uploaded now.
+    engine.begin_submission().unwrap();
+    engine.set_bytes(camera, &mat(5.0)).unwrap();
+    let a = engine.resolve(camera).unwrap();
+    engine.set_bytes(camera, &mat(6.0)).unwrap();
+    let b = engine.resolve(camera).unwrap();
+    let o = engine.resolve(objects[3]).unwrap();
+    engine.finish_submission().unwrap();
+    assert_eq!((a, b), (cancelled_a, cancelled_b));
+    assert!(snap(&ctx).write_calls > before.write_calls);
+    submit_empty(&ctx);
+    assert_eq!(read_slot(&ctx, &engine, a, 64), mat(5.0));
+    assert_eq!(read_slot(&ctx, &engine, b, 64), mat(6.0));
+    assert_eq!(read_slot(&ctx, &engine, o, 64), mat(9.0));
+}
+
+#[test]
+fn cancelled_capture_is_uploaded_even_when_the_next_frame_skips_it() {
+    // Shadow bytes captured by a cancelled frame must never be taken as resident on the GPU.
+    let (ctx, mut engine) = noop_engine(EngineConfig::default());
+    let k = engine.create_owner("k", AddressSpace::Uniform);
+    engine.set_bytes(k, &mat(1.0)).unwrap();
+    engine.begin_submission().unwrap();
+    engine.resolve(k).unwrap();
+    engine.finish_submission().unwrap();
+    engine.set_bytes(k, &mat(2.0)).unwrap();
+    engine.begin_submission().unwrap();
+    let slot = engine.resolve(k).unwrap();
+    engine.cancel_submission();
+    // A frame that does not bind k.
+    engine.begin_submission().unwrap();
+    engine.finish_submission().unwrap();
+    let before = snap(&ctx);
+    engine.begin_submission().unwrap();
+    assert_eq!(engine.resolve(k).unwrap(), slot);
+    engine.finish_submission().unwrap();
+    // Already uploaded by the frame in between, or now; either way the GPU holds 2.0.
+    let d = snap(&ctx) - before;
+    assert!(d.write_calls <= 1);
+    submit_empty(&ctx);
+    assert_eq!(read_slot(&ctx, &engine, slot, 64), mat(2.0));
+}
+
+#[test]
+fn ten_thousand_owners_changing_cost_at_most_one_write_per_page() {
+    let (ctx, mut engine) = noop_engine(EngineConfig::default());
+    let n = 10_000;
+    let objects = owners(&mut engine, n, 0.0);
+    let camera = engine.create_owner("camera", AddressSpace::Uniform);
+    engine.set_bytes(camera, &mat(1.0)).unwrap();
+    frame(&mut engine, camera, &objects, &[mat(1.0)]);
+    let pages = engine.gauges().pages;
+    let per_page = engine.slots_per_page(64) as usize;
+    assert_eq!(pages, (n + 1).div_ceil(per_page));
+    for round in 0..3 {
+        for (i, &o) in objects.iter().enumerate() {
+            engine
+                .set_bytes(o, &mat(1000.0 * (round + 1) as f32 + i as f32))
+                .unwrap();
+        }
+        let before = snap(&ctx);
+        frame(&mut engine, camera, &objects, &[mat(1.0)]);
+        let d = snap(&ctx) - before;
+        assert!(
+            d.write_calls <= pages as u64,
+            "{} writes for {pages} pages",
+            d.write_calls
+        );
+        assert!(d.bytes_uploaded >= 64 * n as u64);
+        assert!(d.bytes_uploaded <= u64::from(engine.slot_alignment()) * n as u64);
+        assert_eq!(d.slots_captured, 0);
+    }
+}
+
+#[test]
+fn a_value_set_after_its_last_bind_waits_for_the_next_frame() {
+    let (ctx, mut engine) = noop_engine(EngineConfig::default());
+    let k = engine.create_owner("k", AddressSpace::Uniform);
+    frame(&mut engine, k, &[], &[mat(1.0)]);
+    engine.begin_submission().unwrap();
+    let slot = engine.resolve(k).unwrap();
+    engine.set_bytes(k, &mat(2.0)).unwrap();
+    let before = snap(&ctx);
+    engine.finish_submission().unwrap();
+    assert_eq!((snap(&ctx) - before).write_calls, 0);
+    submit_empty(&ctx);
+    // The operation recorded before the set sees the old value.
+    assert_eq!(read_slot(&ctx, &engine, slot, 64), mat(1.0));
+}
+
+#[test]
+fn storage_owners_are_live_and_written_once_per_submission() {
+    let (ctx, mut engine) = noop_engine(EngineConfig::default());
+    let s = engine.create_owner("instances", AddressSpace::Storage);
+    let before = snap(&ctx);
+    engine.set_bytes(s, &[1u8; 40]).unwrap();
+    assert_eq!((snap(&ctx) - before).buffers_created, 1);
+    engine.begin_submission().unwrap();
+    let r = engine.resolve(s).unwrap();
+    assert!(matches!(r.buffer, BufferKey::Storage(_)));
+    assert_eq!(r.offset, 0);
+    engine.set_bytes(s, &[2u8; 40]).unwrap();
+    engine.set_bytes(s, &[3u8; 40]).unwrap();
+    assert_eq!(engine.resolve(s).unwrap(), r);
+    let before = snap(&ctx);
+    engine.finish_submission().unwrap();
+    let d = snap(&ctx) - before;
+    assert_eq!(d.write_calls, 1);
+    assert_eq!(d.bytes_uploaded, 40);
+    assert_eq!(d.slots_captured, 0);
+    submit_empty(&ctx);
+    assert_eq!(read_slot(&ctx, &engine, r, 40), vec![3u8; 40]);
+    assert_eq!(engine.binding_size(s).unwrap().get(), 40);
+    // Unchanged: nothing to write.
+    let before = snap(&ctx);
+    frame(&mut engine, s, &[], &[]);
+    engine.begin_submission().unwrap();
+    engine.resolve(s).unwrap();
+    engine.finish_submission().unwrap();
+    assert_eq!((snap(&ctx) - before).write_calls, 0);
+    // Sizes that are not a multiple of 4 are padded on the device side.
+    let odd = engine.create_owner("odd", AddressSpace::Storage);
+    engine.set_bytes(odd, &[7u8; 6]).unwrap();
+    assert_eq!(engine.binding_size(odd).unwrap().get(), 8);
+    engine.begin_submission().unwrap();
+    let r = engine.resolve(odd).unwrap();
+    engine.finish_submission().unwrap();
+    submit_empty(&ctx);
+    assert_eq!(read_slot(&ctx, &engine, r, 6), vec![7u8; 6]);
+    // Removing a storage owner releases its buffer.
+    let BufferKey::Storage(sk) = r.buffer else {
+        unreachable!()
+    };
+    engine.remove_owner(odd).unwrap();
+    assert!(engine.storage_buffer(sk).is_none());
+    assert_eq!(
+        engine.drain_released().collect::<Vec<_>>(),
+        vec![BufferKey::Storage(sk)]
+    );
+}
+
+#[test]
+fn pinned_owner_resolves_home_and_writes_through() {
+    let (ctx, mut engine) = noop_engine(EngineConfig::default());
+    let k = engine.create_owner("bundle camera", AddressSpace::Uniform);
+    engine.set_bytes(k, &mat(1.0)).unwrap();
+    let home = engine.pin(k).unwrap();
+    assert!(engine.is_pinned(k));
+    engine.begin_submission().unwrap();
+    assert_eq!(engine.resolve(k).unwrap(), home);
+    engine.set_bytes(k, &mat(2.0)).unwrap();
+    assert_eq!(engine.resolve(k).unwrap(), home, "no capture while pinned");
+    engine.finish_submission().unwrap();
+    assert_eq!(snap(&ctx).slots_captured, 0);
+    submit_empty(&ctx);
+    assert_eq!(read_slot(&ctx, &engine, home, 64), mat(2.0));
+    // A set between submissions, with no resolve at all (a bundle replay), is uploaded at the
+    // next finish.
+    engine.set_bytes(k, &mat(3.0)).unwrap();
+    let before = snap(&ctx);
+    engine.begin_submission().unwrap();
+    engine.finish_submission().unwrap();
+    let d = snap(&ctx) - before;
+    assert_eq!((d.write_calls, d.bytes_uploaded), (1, 64));
+    submit_empty(&ctx);
+    assert_eq!(read_slot(&ctx, &engine, home, 64), mat(3.0));
+    // Unpinned: snapshots again.
+    engine.unpin(k).unwrap();
+    let slots = frame(&mut engine, k, &[], &[mat(4.0), mat(5.0)]);
+    assert_eq!(slots[0], home);
+    assert_ne!(slots[1], home);
+    submit_empty(&ctx);
+    assert_eq!(read_slot(&ctx, &engine, slots[0], 64), mat(4.0));
+    assert_eq!(read_slot(&ctx, &engine, slots[1], 64), mat(5.0));
+}
+
+#[test]
+fn removing_an_owner_mid_submission_keeps_its_slots_until_the_end() {
+    let (ctx, mut engine) = noop_engine(EngineConfig::default());
+    let a = engine.create_owner("a", AddressSpace::Uniform);
+    engine.set_bytes(a, &mat(1.0)).unwrap();
+    engine.begin_submission().unwrap();
+    let slot_a = engine.resolve(a).unwrap();
+    engine.remove_owner(a).unwrap();
+    let err = engine.resolve(a).unwrap_err();
+    assert_eq!(err.code(), "VGPU-UNIFORMS-STALE-OWNER");
+    assert!(engine.set_bytes(a, &mat(2.0)).is_err());
+    // A new owner must not get a's slot in this submission.
+    let b = engine.create_owner("b", AddressSpace::Uniform);
+    engine.set_bytes(b, &mat(2.0)).unwrap();
+    let slot_b = engine.resolve(b).unwrap();
+    assert_ne!(slot_a, slot_b);
+    assert_eq!(engine.gauges().live_slots, 2);
+    engine.finish_submission().unwrap();
+    assert_eq!(engine.gauges().live_slots, 1);
+    submit_empty(&ctx);
+    assert_eq!(read_slot(&ctx, &engine, slot_a, 64), mat(1.0));
+    assert_eq!(read_slot(&ctx, &engine, slot_b, 64), mat(2.0));
+    // Outside a submission, the slot is freed at once and reused.
+    engine.remove_owner(b).unwrap();
+    assert_eq!(engine.gauges().live_slots, 0);
+}
+
+#[test]
+fn idle_extra_slots_and_pages_are_reclaimed() {
+    let config = EngineConfig {
+        retain_submissions: 3,
+        idle_page_budget: 0,
+        max_extra_slots: 2,
+        ..EngineConfig::default()
+    };
+    let (ctx, mut engine) = noop_engine(config);
+    let cam = engine.create_owner("camera", AddressSpace::Uniform);
+    // Five distinct values in one submission: 5 slots, 2 extras kept after it ends.
+    let slots = frame(
+        &mut engine,
+        cam,
+        &[],
+        &[mat(1.0), mat(2.0), mat(3.0), mat(4.0), mat(5.0)],
+    );
+    let distinct: std::collections::HashSet<_> = slots.iter().collect();
+    assert_eq!(distinct.len(), 5);
+    assert_eq!(engine.gauges().retained_slots, 2);
+    assert_eq!(engine.gauges().live_slots, 3);
+    // Three submissions with one value: the extras are reclaimed.
+    for _ in 0..3 {
+        frame(&mut engine, cam, &[], &[mat(1.0)]);
+    }
+    assert_eq!(engine.gauges().retained_slots, 0);
+    assert_eq!(engine.gauges().live_slots, 1);
+
+    // A page emptied by removing its owners is released (budget 0) and reported.
+    let big: Vec<_> = (0..3)
+        .map(|i| {
+            let k = engine.create_owner("big", AddressSpace::Uniform);
+            engine.set_bytes(k, &vec![i as u8; 4096]).unwrap();
+            k
+        })
+        .collect();
+    engine.begin_submission().unwrap();
+    let refs: Vec<_> = big.iter().map(|&k| engine.resolve(k).unwrap()).collect();
+    engine.finish_submission().unwrap();
+    assert_eq!(engine.gauges().pages, 2);
+    let BufferKey::Page(big_page) = refs[0].buffer else {
+        unreachable!()
+    };
+    assert!(engine.drain_released().next().is_none());
+    for &k in &big {
+        engine.remove_owner(k).unwrap();
+    }
+    assert_eq!(engine.gauges().empty_pages, 1);
+    engine.begin_submission().unwrap();
+    engine.finish_submission().unwrap();
+    assert_eq!(engine.gauges().pages, 1);
+    assert_eq!(
+        engine.drain_released().collect::<Vec<_>>(),
+        vec![BufferKey::Page(big_page)]
+    );
+    assert!(engine.page_buffer(big_page).is_none());
+    assert_eq!(snap(&ctx).pages_created, 2);
+}
+
+#[test]
+fn page_bound_by_a_submission_is_not_released_by_it() {
+    let config = EngineConfig {
+        idle_page_budget: 0,
+        ..EngineConfig::default()
+    };
+    let (_ctx, mut engine) = noop_engine(config);
+    let k = engine.create_owner("k", AddressSpace::Uniform);
+    engine.set_bytes(k, &mat(1.0)).unwrap();
+    engine.begin_submission().unwrap();
+    let r = engine.resolve(k).unwrap();
+    engine.remove_owner(k).unwrap();
+    engine.finish_submission().unwrap();
+    let BufferKey::Page(page) = r.buffer else {
+        unreachable!()
+    };
+    assert!(engine.page_buffer(page).is_some());
+    assert!(engine.drain_released().next().is_none());
+    engine.begin_submission().unwrap();
+    engine.cancel_submission();
+    assert!(engine.page_buffer(page).is_none());
+    assert_eq!(engine.drain_released().count(), 1);
+}
+
+#[test]
+fn errors_have_codes_and_change_nothing() {
+    let (_ctx, mut engine) = noop_engine(EngineConfig::default());
+    let k = engine.create_owner("light", AddressSpace::Uniform);
+    let err = engine.resolve(k).unwrap_err();
+    assert_eq!(err.code(), "VGPU-UNIFORMS-NO-SUBMISSION");
+    engine.begin_submission().unwrap();
+    let err = engine.begin_submission().unwrap_err();
+    assert_eq!(err.code(), "VGPU-UNIFORMS-SUBMISSION-OPEN");
+    let err = engine.resolve(k).unwrap_err();
+    assert_eq!(err.code(), "VGPU-UNIFORMS-NEVER-SET");
+    assert!(err.to_string().contains("light"));
+    assert_eq!(engine.pin(k).unwrap_err().code(), "VGPU-UNIFORMS-NEVER-SET");
+    assert_eq!(
+        engine.binding_size(k).unwrap_err().code(),
+        "VGPU-UNIFORMS-NEVER-SET"
+    );
+    let err = engine.set_bytes(k, &[]).unwrap_err();
+    assert_eq!(err.code(), "VGPU-UNIFORMS-EMPTY");
+    let max = engine.context().limits().max_uniform_buffer_binding_size as usize;
+    let err = engine.set_bytes(k, &vec![0u8; max + 16]).unwrap_err();
+    assert_eq!(err.code(), "VGPU-UNIFORMS-LIMIT");
+    let msg = err.to_string();
+    assert!(
+        msg.contains("light") && msg.contains("max_uniform_buffer_binding_size"),
+        "{msg}"
+    );
+    assert_eq!(engine.revision(k), Some(0));
+    assert!(engine.bytes(k).unwrap().is_empty());
+    engine.finish_submission().unwrap();
+    assert_eq!(
+        engine.finish_submission().unwrap_err().code(),
+        "VGPU-UNIFORMS-NO-SUBMISSION"
+    );
+    engine.remove_owner(k).unwrap();
+    assert_eq!(
+        engine.remove_owner(k).unwrap_err().code(),
+        "VGPU-UNIFORMS-STALE-OWNER"
+    );
+    assert!(engine.bytes(k).is_none());
+}
+
+#[test]
+fn offsets_are_aligned_and_binding_size_is_the_struct() {
+    let (_ctx, mut engine) = noop_engine(EngineConfig::default());
+    let align = engine.slot_alignment();
+    let keys: Vec<_> = [16usize, 64, 80, 272]
+        .iter()
+        .map(|&n| {
+            let k = engine.create_owner("s", AddressSpace::Uniform);
+            engine.set_bytes(k, &vec![1u8; n]).unwrap();
+            k
+        })
+        .collect();
+    engine.begin_submission().unwrap();
+    for &k in &keys {
+        let r = engine.resolve(k).unwrap();
+        assert_eq!(r.offset % align, 0);
+        let size = engine.binding_size(k).unwrap().get();
+        assert_eq!(size as usize, engine.bytes(k).unwrap().len());
+        let buffer = engine.buffer(r.buffer).unwrap();
+        assert!(u64::from(r.offset) + size <= buffer.size());
+        assert!(buffer.usage().contains(wgpu::BufferUsages::UNIFORM));
+    }
+    engine.finish_submission().unwrap();
+    // Sizes 16, 64 and 80 share the 256-byte class; 272 gets its own.
+    assert_eq!(engine.pages_per_class().len(), 2);
+}
