@@ -1,1 +1,29 @@
-//! vgpu-bind
+//! # vgpu-bind
+//!
+//! A resource registry and a bind-group cache keyed by generational slotmap keys (DESIGN §4).
+//!
+//! - [`BindingStore::register_buffer`] (and `_range`, `_texture_view`, `_sampler`,
+//!   [`create_layout`](BindingStore::create_layout) / [`register_layout`](BindingStore::register_layout))
+//!   give `Copy + Eq + Hash` keys ([`ResourceKey`], [`LayoutKey`]) that turn stale when the
+//!   resource is destroyed and never resolve again.
+//! - [`BindingStore::get_or_create`] returns the cached bind group of (layout, entries), keyed by
+//!   nested `ahash` maps (layout → entries sorted by binding, inline in a `SmallVec`). A hit
+//!   allocates nothing, builds no string and runs no maintenance.
+//! - [`BindingStore::destroy`] evicts exactly the groups that use a resource, through an inverted
+//!   index, never a scan. The cache is bounded ([`CacheConfig`]) with O(1) least-recently-used
+//!   eviction. Evicting a group never invalidates a pass, command buffer or bundle that recorded
+//!   it: evicted groups are retired and dropped only by [`BindingStore::release_retired`], which
+//!   the owner calls when no render bundle encoder is open (wgpu resolves a bundle encoder's
+//!   groups only in `finish()`).
+//! - Every hit, miss, creation, eviction and eviction visit is counted in the context's
+//!   [`vgpu_core::Stats`].
+
+mod cache;
+mod error;
+mod registry;
+mod store;
+
+pub use cache::{BindEntry, BindGroupCache, BindGroupId, CacheConfig, INLINE_ENTRIES};
+pub use error::BindError;
+pub use registry::{BindRegistry, LayoutKey, ResourceKey, ResourceKind};
+pub use store::BindingStore;

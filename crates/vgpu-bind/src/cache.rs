@@ -1,0 +1,421 @@
+//! [`BindGroupCache`]: bind groups keyed by (layout key → sorted entries), bounded with O(1) LRU,
+//! plus the inverted index (resource → entries) that makes eviction targeted.
+//!
+//! Protocol:
+//! 1. [`lookup`](BindGroupCache::lookup) hashes the layout key, then the sorted entries slice
+//!    (borrowed, never copied) in that layout's map. A hit moves the entry to the front of the
+//!    global and the per-layout recency lists (a few pointer writes) and allocates nothing.
+//! 2. On a miss the store validates and creates the group, then
+//!    [`insert`](BindGroupCache::insert) first evicts the least recently used entry of the layout
+//!    (if the layout is at its bound) and of the whole cache (if the cache is at its bound), then
+//!    links the new entry into both lists and into the index of every resource it uses.
+//! 3. Destroying a resource removes its index set and evicts exactly the entries in it;
+//!    destroying a layout walks that layout's list. No operation scans the cache.
+//! 4. An evicted entry's `wgpu::BindGroup` handle is *retired*, not dropped: it is kept until
+//!    [`release_retired`](crate::BindingStore::release_retired). Render passes and finished
+//!    bundles hold their own references, but a `wgpu::RenderBundleEncoder` only records ids and
+//!    resolves them in `finish()` (gfx-rs/wgpu#8234): dropping the last handle of a group it
+//!    recorded before `finish()` makes wgpu panic. Release retired groups when no bundle encoder
+//!    that used this cache is still open (e.g. once per frame, after recording).
+
+use std::num::{NonZeroU64, NonZeroUsize};
+
+use ahash::{AHashMap, AHashSet};
+use slotmap::SlotMap;
+use smallvec::SmallVec;
+use vgpu_core::Stats;
+
+use crate::registry::{LayoutKey, ResourceKey};
+
+/// Entries kept inline in a cache key; groups with more entries still work (one heap
+/// allocation per miss, and per hit only when the entries are not already sorted by binding).
+pub const INLINE_ENTRIES: usize = 8;
+
+/// One entry of a bind group: a registered resource at a binding number.
+///
+/// `offset` and `size` apply to buffers only (relative to the registered range; `size: None`
+/// means the rest of it); texture views and samplers take `offset: 0, size: None`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct BindEntry {
+    /// The binding number in the layout (`@binding(N)`).
+    pub binding: u32,
+    /// The registered resource.
+    pub resource: ResourceKey,
+    /// Byte offset into the registered buffer range.
+    pub offset: u64,
+    /// Byte size of the bound range; `None` = to the end of the registered range.
+    pub size: Option<NonZeroU64>,
+}
+
+impl BindEntry {
+    /// A texture view or sampler (or a whole buffer range) at `binding`.
+    pub fn new(binding: u32, resource: ResourceKey) -> Self {
+        BindEntry {
+            binding,
+            resource,
+            offset: 0,
+            size: None,
+        }
+    }
+
+    /// `size` bytes of a buffer at `offset` (`size: None` = to the end of the registered range).
+    pub fn buffer(
+        binding: u32,
+        resource: ResourceKey,
+        offset: u64,
+        size: Option<NonZeroU64>,
+    ) -> Self {
+        BindEntry {
+            binding,
+            resource,
+            offset,
+            size,
+        }
+    }
+}
+
+/// The cache key of a group: its entries sorted by binding, inline up to [`INLINE_ENTRIES`].
+pub(crate) type EntriesKey = SmallVec<[BindEntry; INLINE_ENTRIES]>;
+
+/// A unique id of a created bind group. Ids are never reused (a counter), so two equal ids
+/// mean the same `wgpu::BindGroup`: a pass can skip a `set_bind_group` of the id already bound.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct BindGroupId(NonZeroU64);
+
+impl BindGroupId {
+    /// The id as a number (≥ 1).
+    pub fn get(self) -> u64 {
+        self.0.get()
+    }
+}
+
+/// Bounds of the cache. Reaching a bound evicts the least recently used entry (of the layout,
+/// or of the whole cache). Defaults: 65 536 entries overall, 32 768 per layout.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CacheConfig {
+    /// Most live entries in the whole cache.
+    pub max_entries: NonZeroUsize,
+    /// Most live entries of one layout.
+    pub max_entries_per_layout: NonZeroUsize,
+}
+
+impl CacheConfig {
+    /// Default overall bound.
+    pub const DEFAULT_MAX_ENTRIES: usize = 65_536;
+    /// Default per-layout bound.
+    pub const DEFAULT_MAX_ENTRIES_PER_LAYOUT: usize = 32_768;
+
+    /// Bounds `max_entries` overall and `max_entries_per_layout` per layout (0 counts as 1).
+    pub fn new(max_entries: usize, max_entries_per_layout: usize) -> Self {
+        CacheConfig {
+            max_entries: NonZeroUsize::new(max_entries).unwrap_or(NonZeroUsize::MIN),
+            max_entries_per_layout: NonZeroUsize::new(max_entries_per_layout)
+                .unwrap_or(NonZeroUsize::MIN),
+        }
+    }
+}
+
+impl Default for CacheConfig {
+    fn default() -> Self {
+        CacheConfig::new(
+            Self::DEFAULT_MAX_ENTRIES,
+            Self::DEFAULT_MAX_ENTRIES_PER_LAYOUT,
+        )
+    }
+}
+
+slotmap::new_key_type! {
+    /// Key of a cache entry (internal).
+    pub(crate) struct EntryKey;
+}
+
+#[derive(Clone, Copy, Debug, Default)]
+struct Links {
+    prev: Option<EntryKey>,
+    next: Option<EntryKey>,
+}
+
+/// Head = most recently used, tail = least recently used.
+#[derive(Clone, Copy, Debug, Default)]
+struct Ends {
+    head: Option<EntryKey>,
+    tail: Option<EntryKey>,
+}
+
+#[derive(Clone, Copy, Debug)]
+enum List {
+    All,
+    Layout,
+}
+
+#[derive(Debug)]
+struct CacheEntry {
+    id: BindGroupId,
+    group: wgpu::BindGroup,
+    layout: LayoutKey,
+    key: EntriesKey,
+    all: Links,
+    in_layout: Links,
+}
+
+impl CacheEntry {
+    fn links(&mut self, list: List) -> &mut Links {
+        match list {
+            List::All => &mut self.all,
+            List::Layout => &mut self.in_layout,
+        }
+    }
+}
+
+#[derive(Debug, Default)]
+struct LayoutBucket {
+    map: AHashMap<EntriesKey, EntryKey>,
+    ends: Ends,
+}
+
+type Entries = SlotMap<EntryKey, CacheEntry>;
+
+fn unlink(entries: &mut Entries, ends: &mut Ends, key: EntryKey, list: List) {
+    let Some(entry) = entries.get_mut(key) else {
+        return;
+    };
+    let Links { prev, next } = std::mem::take(entry.links(list));
+    match prev.and_then(|p| entries.get_mut(p)) {
+        Some(p) => p.links(list).next = next,
+        None => ends.head = next,
+    }
+    match next.and_then(|n| entries.get_mut(n)) {
+        Some(n) => n.links(list).prev = prev,
+        None => ends.tail = prev,
+    }
+}
+
+fn push_front(entries: &mut Entries, ends: &mut Ends, key: EntryKey, list: List) {
+    let old_head = ends.head;
+    if let Some(entry) = entries.get_mut(key) {
+        *entry.links(list) = Links {
+            prev: None,
+            next: old_head,
+        };
+    } else {
+        return;
+    }
+    match old_head.and_then(|h| entries.get_mut(h)) {
+        Some(h) => h.links(list).prev = Some(key),
+        None => ends.tail = Some(key),
+    }
+    ends.head = Some(key);
+}
+
+/// The bounded bind-group cache. See the module docs for its protocol.
+///
+/// Invariants: every entry is in the global list, in its layout's list and map, and in the
+/// index set of each resource it uses; the index holds no empty set; `len() ≤ max_entries`
+/// and every layout holds `≤ max_entries_per_layout` entries.
+#[derive(Debug)]
+pub struct BindGroupCache {
+    config: CacheConfig,
+    entries: Entries,
+    all: Ends,
+    by_layout: AHashMap<LayoutKey, LayoutBucket>,
+    by_resource: AHashMap<ResourceKey, AHashSet<EntryKey>>,
+    retired: Vec<wgpu::BindGroup>,
+    next_id: u64,
+}
+
+impl BindGroupCache {
+    pub(crate) fn new(config: CacheConfig) -> Self {
+        BindGroupCache {
+            config,
+            entries: SlotMap::with_key(),
+            all: Ends::default(),
+            by_layout: AHashMap::default(),
+            by_resource: AHashMap::default(),
+            retired: Vec::new(),
+            next_id: 1,
+        }
+    }
+
+    /// The bounds.
+    pub fn config(&self) -> CacheConfig {
+        self.config
+    }
+
+    /// Live entries (bind groups held by the cache).
+    pub fn len(&self) -> usize {
+        self.entries.len()
+    }
+
+    /// True when no entry is live.
+    pub fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
+
+    /// Live entries of one layout.
+    pub fn layout_len(&self, layout: LayoutKey) -> usize {
+        self.by_layout.get(&layout).map_or(0, |b| b.map.len())
+    }
+
+    /// Resources that have at least one dependent entry (size of the inverted index).
+    pub fn indexed_resources(&self) -> usize {
+        self.by_resource.len()
+    }
+
+    /// Evicted bind groups kept alive until [`release_retired`](crate::BindingStore::release_retired).
+    pub fn retired_len(&self) -> usize {
+        self.retired.len()
+    }
+
+    /// Drops the retired handles (keeps the list's capacity); returns how many.
+    pub(crate) fn release_retired(&mut self) -> usize {
+        let n = self.retired.len();
+        self.retired.clear();
+        n
+    }
+
+    /// Entries that use `resource`.
+    pub fn dependents(&self, resource: ResourceKey) -> usize {
+        self.by_resource.get(&resource).map_or(0, |s| s.len())
+    }
+
+    /// Step 1: the entry for (`layout`, `sorted`), moved to the front of the recency lists.
+    #[inline]
+    pub(crate) fn lookup(&mut self, layout: LayoutKey, sorted: &[BindEntry]) -> Option<EntryKey> {
+        let bucket = self.by_layout.get_mut(&layout)?;
+        let key = *bucket.map.get(sorted)?;
+        if bucket.ends.head != Some(key) {
+            unlink(&mut self.entries, &mut bucket.ends, key, List::Layout);
+            push_front(&mut self.entries, &mut bucket.ends, key, List::Layout);
+        }
+        if self.all.head != Some(key) {
+            unlink(&mut self.entries, &mut self.all, key, List::All);
+            push_front(&mut self.entries, &mut self.all, key, List::All);
+        }
+        Some(key)
+    }
+
+    /// The id and group of a live entry.
+    #[inline]
+    pub(crate) fn get(&self, key: EntryKey) -> Option<(BindGroupId, &wgpu::BindGroup)> {
+        self.entries.get(key).map(|e| (e.id, &e.group))
+    }
+
+    /// Step 2: makes room under both bounds, then inserts a new entry for (`layout`, `sorted`).
+    pub(crate) fn insert(
+        &mut self,
+        stats: &Stats,
+        layout: LayoutKey,
+        sorted: &[BindEntry],
+        group: wgpu::BindGroup,
+    ) -> EntryKey {
+        let layout_tail = self
+            .by_layout
+            .get(&layout)
+            .filter(|b| b.map.len() >= self.config.max_entries_per_layout.get())
+            .and_then(|b| b.ends.tail);
+        if let Some(victim) = layout_tail {
+            stats.cache_eviction_visits.bump();
+            self.evict(stats, victim);
+        }
+        while self.entries.len() >= self.config.max_entries.get() {
+            let Some(victim) = self.all.tail else { break };
+            stats.cache_eviction_visits.bump();
+            self.evict(stats, victim);
+        }
+
+        // NonZero: next_id starts at 1 and only grows.
+        let id = BindGroupId(NonZeroU64::new(self.next_id).unwrap_or(NonZeroU64::MIN));
+        self.next_id += 1;
+        let key: EntriesKey = SmallVec::from_slice(sorted);
+        let entry = self.entries.insert(CacheEntry {
+            id,
+            group,
+            layout,
+            key: key.clone(),
+            all: Links::default(),
+            in_layout: Links::default(),
+        });
+        let bucket = self.by_layout.entry(layout).or_default();
+        bucket.map.insert(key, entry);
+        push_front(&mut self.entries, &mut bucket.ends, entry, List::Layout);
+        push_front(&mut self.entries, &mut self.all, entry, List::All);
+        for e in sorted {
+            self.by_resource
+                .entry(e.resource)
+                .or_default()
+                .insert(entry);
+        }
+        entry
+    }
+
+    /// Removes one entry from the lists, its layout map and the index (counts one eviction).
+    fn evict(&mut self, stats: &Stats, key: EntryKey) {
+        unlink(&mut self.entries, &mut self.all, key, List::All);
+        if let Some(layout) = self.entries.get(key).map(|e| e.layout) {
+            if let Some(bucket) = self.by_layout.get_mut(&layout) {
+                unlink(&mut self.entries, &mut bucket.ends, key, List::Layout);
+            }
+        }
+        let Some(entry) = self.entries.remove(key) else {
+            return;
+        };
+        if let Some(bucket) = self.by_layout.get_mut(&entry.layout) {
+            bucket.map.remove(&entry.key);
+        }
+        self.retired.push(entry.group);
+        for e in &entry.key {
+            if let Some(set) = self.by_resource.get_mut(&e.resource) {
+                set.remove(&key);
+                if set.is_empty() {
+                    self.by_resource.remove(&e.resource);
+                }
+            }
+        }
+        stats.cache_evictions.bump();
+    }
+
+    /// Step 3: evicts exactly the entries that use `resource`; returns how many.
+    pub(crate) fn evict_resource(&mut self, stats: &Stats, resource: ResourceKey) -> usize {
+        let Some(dependents) = self.by_resource.remove(&resource) else {
+            return 0;
+        };
+        let mut evicted = 0;
+        for key in dependents {
+            stats.cache_eviction_visits.bump();
+            if self.entries.contains_key(key) {
+                self.evict(stats, key);
+                evicted += 1;
+            }
+        }
+        evicted
+    }
+
+    /// Step 3: evicts exactly the entries of `layout` (walking its list); returns how many.
+    pub(crate) fn evict_layout(&mut self, stats: &Stats, layout: LayoutKey) -> usize {
+        let Some(bucket) = self.by_layout.remove(&layout) else {
+            return 0;
+        };
+        let mut evicted = 0;
+        let mut cursor = bucket.ends.head;
+        while let Some(key) = cursor {
+            stats.cache_eviction_visits.bump();
+            cursor = self.entries.get(key).and_then(|e| e.in_layout.next);
+            self.evict(stats, key);
+            evicted += 1;
+        }
+        evicted
+    }
+
+    /// Evicts every entry (each counted as visited and evicted); returns how many.
+    pub(crate) fn clear(&mut self, stats: &Stats) -> usize {
+        let n = self.entries.len();
+        stats.cache_eviction_visits.add(n as u64);
+        stats.cache_evictions.add(n as u64);
+        self.retired
+            .extend(self.entries.drain().map(|(_, entry)| entry.group));
+        self.all = Ends::default();
+        self.by_layout.clear();
+        self.by_resource.clear();
+        n
+    }
+}

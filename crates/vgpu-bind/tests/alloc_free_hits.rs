@@ -1,0 +1,113 @@
+//! Tier 1 (wgpu noop device): a cache hit performs no heap allocation.
+//!
+//! A counting global allocator counts alloc/realloc calls made by the test thread while counting
+//! is switched on (other test threads and wgpu's threads are not counted).
+#![allow(clippy::unwrap_used)]
+
+mod common;
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::cell::Cell;
+use std::num::NonZeroU64;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use common::*;
+use vgpu_bind::BindEntry;
+
+struct CountingAlloc;
+
+static ALLOCATIONS: AtomicU64 = AtomicU64::new(0);
+
+thread_local! {
+    static COUNTING: Cell<bool> = const { Cell::new(false) };
+}
+
+fn note() {
+    if COUNTING.with(Cell::get) {
+        ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
+    }
+}
+
+// SAFETY: forwards every call to the system allocator unchanged.
+unsafe impl GlobalAlloc for CountingAlloc {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        note();
+        // SAFETY: same contract as the caller's.
+        unsafe { System.alloc(layout) }
+    }
+    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
+        note();
+        // SAFETY: same contract as the caller's.
+        unsafe { System.alloc_zeroed(layout) }
+    }
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        note();
+        // SAFETY: same contract as the caller's.
+        unsafe { System.realloc(ptr, layout, new_size) }
+    }
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        // SAFETY: same contract as the caller's.
+        unsafe { System.dealloc(ptr, layout) }
+    }
+}
+
+#[global_allocator]
+static GLOBAL: CountingAlloc = CountingAlloc;
+
+/// Counts allocations of the current thread while `f` runs.
+fn allocations_in(f: impl FnOnce()) -> u64 {
+    let before = ALLOCATIONS.load(Ordering::Relaxed);
+    COUNTING.with(|c| c.set(true));
+    f();
+    COUNTING.with(|c| c.set(false));
+    ALLOCATIONS.load(Ordering::Relaxed) - before
+}
+
+#[test]
+fn ten_thousand_hits_allocate_nothing() {
+    let (ctx, mut store, layout) = two_uniform_store();
+    let (page, objects) = fill_grid(&ctx, &mut store, layout, 10, 10);
+    let s0 = ctx.stats().snapshot();
+    let mut checksum = 0u64;
+    let allocations = allocations_in(|| {
+        for i in 0..10_000u64 {
+            let object = objects[(i % 10) as usize];
+            let offset = (i / 10 % 10) * 256;
+            // Alternate sorted and unsorted entry order (the unsorted one is sorted on the stack).
+            let entries = if i % 2 == 0 {
+                [slot(0, page, offset), BindEntry::new(1, object)]
+            } else {
+                [BindEntry::new(1, object), slot(0, page, offset)]
+            };
+            let (id, _group) = store.get_or_create(layout, &entries).unwrap();
+            checksum = checksum.wrapping_add(id.get());
+        }
+    });
+    let d = ctx.stats().snapshot() - s0;
+    assert_eq!(d.cache_hits, 10_000);
+    assert_eq!((d.cache_misses, d.bind_groups_created), (0, 0));
+    assert_ne!(checksum, 0);
+    assert_eq!(allocations, 0, "cache hits must not allocate");
+}
+
+#[test]
+fn the_counter_sees_allocations_on_the_miss_path() {
+    // Proves the allocator counts: a miss (new group, new key) allocates.
+    let (ctx, mut store, layout) = two_uniform_store();
+    let a = uniform_buffer(&ctx, 256, "a");
+    let b = uniform_buffer(&ctx, 256, "b");
+    let ka = store.register_buffer(&a, "a");
+    let kb = store.register_buffer(&b, "b");
+    let allocations = allocations_in(|| {
+        store
+            .get_or_create(
+                layout,
+                &[
+                    BindEntry::buffer(0, ka, 0, NonZeroU64::new(256)),
+                    BindEntry::new(1, kb),
+                ],
+            )
+            .unwrap();
+    });
+    assert!(allocations > 0);
+}
