@@ -7,7 +7,7 @@
 pub struct EngineConfig {
     /// Bytes per uniform page (default 64 KiB). Rounded down to whole slots of the page's size
     /// class, raised to one slot when a slot is larger, and clamped to the device's
-    /// `max_buffer_size`.
+    /// `max_buffer_size` and to `u32::MAX` (dynamic offsets are `u32`).
     pub page_size: u64,
     /// Extra (non-home) slots an owner keeps across submissions (default 8). A submission that
     /// binds more distinct values of one owner than `1 + max_extra_slots` still gets a slot per

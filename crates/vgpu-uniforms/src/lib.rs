@@ -10,6 +10,25 @@
 //! [`SlotRef`]: a pooled page buffer and a dynamic offset. The caller builds its bind groups on
 //! (layout, page buffer) with `has_dynamic_offset: true`, so a bind group never depends on a value.
 //!
+//! ```
+//! use vgpu_uniforms::{AddressSpace, EngineConfig, UniformEngine};
+//!
+//! let ctx = vgpu_core::GpuContext::noop();
+//! let mut engine = UniformEngine::new(ctx.clone(), EngineConfig::default());
+//! let camera = engine.create_owner("camera", AddressSpace::Uniform);
+//!
+//! engine.begin_submission()?;
+//! engine.set_bytes(camera, &[1; 64])?;
+//! let shadow_pass = engine.resolve(camera)?; // the home slot
+//! engine.set_bytes(camera, &[2; 64])?;
+//! let main_pass = engine.resolve(camera)?; // a retained extra slot: its own snapshot
+//! assert_eq!(shadow_pass.buffer, main_pass.buffer); // same page: same bind group
+//! assert_ne!(shadow_pass.offset, main_pass.offset); // different dynamic offsets
+//! engine.finish_submission()?; // uploads both slots in one write, before the submit
+//! assert_eq!(ctx.stats().snapshot().write_calls, 1);
+//! # Ok::<(), vgpu_uniforms::UniformsError>(())
+//! ```
+//!
 //! ## Capture rules
 //!
 //! 1. **Snapshot**: an operation sees the owner's bytes as they were when it was resolved. The

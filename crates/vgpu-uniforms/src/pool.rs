@@ -108,7 +108,11 @@ impl Pool {
     }
 
     pub(crate) fn slots_per_page(&self, slot_size: u32) -> u32 {
-        let page = self.page_size.min(self.max_buffer_size);
+        // Dynamic offsets are u32: a page never exceeds u32::MAX bytes.
+        let page = self
+            .page_size
+            .min(self.max_buffer_size)
+            .min(u64::from(u32::MAX));
         (page / u64::from(slot_size)).clamp(1, u64::from(u32::MAX)) as u32
     }
 

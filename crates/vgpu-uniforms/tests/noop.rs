@@ -602,3 +602,10 @@ fn offsets_are_aligned_and_binding_size_is_the_struct() {
     // Sizes 16, 64 and 80 share the 256-byte class; 272 gets its own.
     assert_eq!(engine.pages_per_class().len(), 2);
 }
+
+#[test]
+fn engine_can_move_between_threads() {
+    fn assert_send_sync<T: Send + Sync>() {}
+    assert_send_sync::<UniformEngine>();
+    assert_send_sync::<vgpu_uniforms::UniformsError>();
+}
