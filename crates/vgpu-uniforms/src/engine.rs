@@ -504,15 +504,13 @@ impl UniformEngine {
         if owner.bound_sub == s && owner.bound_rev == owner.revision && owner.revision != 0 {
             return Ok(owner.bound);
         }
-        if owner.bound_sub != s
-            && owner.home_rev == owner.revision
-            && owner.revision != 0
-            && let Some(home) = owner.home
-        {
-            owner.bound_sub = s;
-            owner.bound_rev = owner.revision;
-            owner.bound = SlotRef::page(home);
-            return Ok(owner.bound);
+        if owner.bound_sub != s && owner.home_rev == owner.revision && owner.revision != 0 {
+            if let Some(home) = owner.home {
+                owner.bound_sub = s;
+                owner.bound_rev = owner.revision;
+                owner.bound = SlotRef::page(home);
+                return Ok(owner.bound);
+            }
         }
         self.resolve_slow(key)
     }
@@ -802,10 +800,10 @@ fn changed(owner: &mut Owner, key: OwnerKey, pool: &mut Pool, dirty_storage: &mu
             owner.storage_dirty = true;
             dirty_storage.push(key);
         }
-    } else if owner.pins > 0
-        && let Some(home) = owner.home
-    {
-        pool.write(home, &owner.bytes);
-        owner.home_rev = owner.revision;
+    } else if owner.pins > 0 {
+        if let Some(home) = owner.home {
+            pool.write(home, &owner.bytes);
+            owner.home_rev = owner.revision;
+        }
     }
 }
