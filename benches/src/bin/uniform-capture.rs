@@ -1,0 +1,73 @@
+//! `uniform-capture`: the contract benchmark of `/work/shared/BENCHMARKS.md`.
+//!
+//! ```text
+//! cargo run --release -p vgpu-benches --bin uniform-capture -- \
+//!   --mode struct|buffer|raw --scenario static|per-pass-camera|one-changes|all-change \
+//!   --draws N --passes P --frames F --warmup W --backend auto|vulkan|gl|noop --json
+//! ```
+//!
+//! Exit codes: 0 success, 1 the run failed (no device, wgpu error), 2 bad command line.
+
+use std::process::ExitCode;
+
+use vgpu_benches::capture::{self, BenchError, Command, Config, FrameLoop, Mode, Report};
+use vgpu_benches::capture_raw::RawCapture;
+
+fn run(config: &Config) -> Result<Report, BenchError> {
+    let mut looper: Box<dyn FrameLoop> = match config.mode {
+        Mode::Raw => {
+            let ctx = pollster::block_on(vgpu_core::request_context(&vgpu_core::ContextOptions {
+                backend: config.backend,
+                ..Default::default()
+            }))?;
+            Box::new(RawCapture::new(
+                ctx,
+                config.scenario,
+                config.draws,
+                config.passes,
+                None,
+            )?)
+        }
+        Mode::Struct | Mode::Buffer => {
+            return Err(format!(
+                "--mode {} needs the vgpu draw API (Gpu::draw, SharedUniforms, Buffer), which this build does not have yet; use --mode raw",
+                config.mode.name()
+            )
+            .into());
+        }
+    };
+    capture::measure(config, looper.as_mut())
+}
+
+fn main() -> ExitCode {
+    let config = match capture::parse_args(std::env::args().skip(1)) {
+        Ok(Command::Run(config)) => config,
+        Ok(Command::Help) => {
+            print!("{}", capture::USAGE);
+            return ExitCode::SUCCESS;
+        }
+        Err(e) => {
+            eprintln!("uniform-capture: error: {e}\n\n{}", capture::USAGE);
+            return ExitCode::from(2);
+        }
+    };
+    match run(&config) {
+        Ok(report) => {
+            if config.json {
+                println!("{}", report.to_json());
+            } else {
+                print!("{}", report.to_text());
+            }
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!(
+                "uniform-capture: error: mode {} / scenario {} on backend {}: {e}",
+                config.mode.name(),
+                config.scenario.name(),
+                config.backend
+            );
+            ExitCode::FAILURE
+        }
+    }
+}
