@@ -1,0 +1,276 @@
+//! `--mode struct` and `--mode buffer`: the same frames through the vgpu API.
+//!
+//! - [`StructCapture`], the idiomatic API: one [`SharedUniforms`] camera bound to every draw,
+//!   each draw's own `object` set by binding name as a struct value, once at setup and then only
+//!   when the scenario changes it; the camera set before each pass in `per-pass-camera`, once at
+//!   setup otherwise; `draws` [`Draw`]s drawn in every pass.
+//! - [`BufferCapture`], the seed's workaround: user-owned [`Buffer`]s bound by identity, one
+//!   camera buffer per pass (one buffer cannot hold two values in one submission), one 64-byte
+//!   object buffer per draw, written only when their bytes change, and one [`Draw`] per
+//!   (object, pass).
+//!
+//! Times come from [`vgpu::FrameReport`]; the scenario updates run inside `gpu.frame`, so the
+//! encode time covers them as the raw mode's does. Each frame is followed by `wait_idle`.
+
+use std::cell::Cell;
+
+use vgpu::{
+    Buffer, BufferDesc, Draw, DrawDesc, Gpu, GpuOptions, SharedUniforms, StatsSnapshot, Target,
+    UncapturedError, value,
+};
+
+use crate::capture::{
+    BenchError, FrameLoop, FrameTimes, Mat4, SHADER_WGSL, Scenario, TARGET_SIZE, camera_matrix,
+    changed_world, initial_world,
+};
+
+/// Creates the [`Gpu`] of a vgpu mode for `backend`.
+pub fn gpu_for(backend: vgpu::BackendChoice) -> Result<Gpu, BenchError> {
+    Ok(Gpu::new(&GpuOptions {
+        backend,
+        ..Default::default()
+    })?)
+}
+
+/// `--mode struct`: shared uniforms for the camera, a struct value per draw.
+pub struct StructCapture {
+    gpu: Gpu,
+    scenario: Scenario,
+    passes: usize,
+    camera: SharedUniforms,
+    draws: Vec<Draw>,
+    target: Target,
+}
+
+impl StructCapture {
+    /// Builds `draws` draws, each bound to one shared camera and its own object value.
+    pub fn new(
+        gpu: Gpu,
+        scenario: Scenario,
+        draws: usize,
+        passes: usize,
+    ) -> Result<StructCapture, BenchError> {
+        let target = gpu.target(TARGET_SIZE, TARGET_SIZE)?;
+        let shader = gpu.shader("capture.wgsl", SHADER_WGSL)?;
+        let camera = gpu.uniforms(value! { view_projection: camera_matrix(0) })?;
+        let mut list = Vec::with_capacity(draws);
+        for i in 0..draws {
+            let draw = gpu.draw(&DrawDesc {
+                label: format!("object {i}").into(),
+                shader: shader.clone(),
+                vertex_count: 3,
+                ..Default::default()
+            })?;
+            draw.set("frame", &camera)?;
+            draw.set("object", value! { world: initial_world(i) })?;
+            list.push(draw);
+        }
+        Ok(StructCapture {
+            gpu,
+            scenario,
+            passes,
+            camera,
+            draws: list,
+            target,
+        })
+    }
+}
+
+impl FrameLoop for StructCapture {
+    fn frame(&mut self, index: u64) -> Result<FrameTimes, BenchError> {
+        let (scenario, passes) = (self.scenario, self.passes);
+        let (camera, draws, target) = (&self.camera, &self.draws, &self.target);
+        let report = self.gpu.frame(|f| {
+            for i in scenario.changed_objects(index, draws.len()) {
+                draws[i].set("object", value! { world: changed_world(i, index) })?;
+            }
+            for pass in 0..passes {
+                if scenario.camera_per_pass() {
+                    camera.set(value! { view_projection: camera_matrix(pass) })?;
+                }
+                f.pass(target, |p| {
+                    for d in draws {
+                        p.draw(d)?;
+                    }
+                    Ok(())
+                })?;
+            }
+            Ok(())
+        })?;
+        self.gpu.wait_idle()?;
+        Ok(FrameTimes {
+            encode: report.encode,
+            submit: report.submit,
+        })
+    }
+
+    fn stats(&self) -> StatsSnapshot {
+        self.gpu.stats()
+    }
+
+    fn take_uncaptured_errors(&self) -> Vec<UncapturedError> {
+        self.gpu.take_uncaptured_errors()
+    }
+
+    fn backend(&self) -> &'static str {
+        self.gpu.adapter_info().backend.to_str()
+    }
+
+    fn adapter(&self) -> String {
+        self.gpu.adapter_info().name.clone()
+    }
+
+    fn describe(&self) -> String {
+        format!(
+            "vgpu struct: {} draws, one SharedUniforms camera, per-draw `object` struct values",
+            self.draws.len()
+        )
+    }
+}
+
+/// A user-owned buffer and the bytes last written to it.
+struct Written {
+    buffer: Buffer,
+    last: Cell<Mat4>,
+}
+
+impl Written {
+    fn new(gpu: &Gpu, label: String, value: &Mat4) -> Result<Written, BenchError> {
+        let buffer = gpu.buffer(&BufferDesc {
+            label,
+            size: 64,
+            usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
+        })?;
+        buffer.write(0, bytemuck::bytes_of(value))?;
+        Ok(Written {
+            buffer,
+            last: Cell::new(*value),
+        })
+    }
+
+    /// Writes `value` only if its bytes differ from the last write.
+    fn update(&self, value: &Mat4) -> vgpu::Result<()> {
+        if bytemuck::bytes_of(&self.last.get()) != bytemuck::bytes_of(value) {
+            self.buffer.write(0, bytemuck::bytes_of(value))?;
+            self.last.set(*value);
+        }
+        Ok(())
+    }
+}
+
+/// `--mode buffer`: user-owned buffers bound by identity, one draw per (object, pass).
+pub struct BufferCapture {
+    gpu: Gpu,
+    scenario: Scenario,
+    cameras: Vec<Written>,
+    objects: Vec<Written>,
+    /// `draws[pass][i]` binds camera buffer `pass` and object buffer `i`.
+    draws: Vec<Vec<Draw>>,
+    target: Target,
+}
+
+impl BufferCapture {
+    /// Builds one camera buffer per pass, one object buffer per object, and `draws x passes`
+    /// draws; initial values are written at setup.
+    pub fn new(
+        gpu: Gpu,
+        scenario: Scenario,
+        draws: usize,
+        passes: usize,
+    ) -> Result<BufferCapture, BenchError> {
+        let target = gpu.target(TARGET_SIZE, TARGET_SIZE)?;
+        let shader = gpu.shader("capture.wgsl", SHADER_WGSL)?;
+        let cameras = (0..passes)
+            .map(|k| {
+                let value = if scenario.camera_per_pass() {
+                    camera_matrix(k)
+                } else {
+                    camera_matrix(0)
+                };
+                Written::new(&gpu, format!("camera {k}"), &value)
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        let objects = (0..draws)
+            .map(|i| Written::new(&gpu, format!("object {i}"), &initial_world(i)))
+            .collect::<Result<Vec<_>, _>>()?;
+        let mut per_pass = Vec::with_capacity(passes);
+        for (k, camera) in cameras.iter().enumerate() {
+            let mut list = Vec::with_capacity(draws);
+            for (i, object) in objects.iter().enumerate() {
+                let draw = gpu.draw(&DrawDesc {
+                    label: format!("object {i} pass {k}").into(),
+                    shader: shader.clone(),
+                    vertex_count: 3,
+                    ..Default::default()
+                })?;
+                draw.set("frame", &camera.buffer)?;
+                draw.set("object", &object.buffer)?;
+                list.push(draw);
+            }
+            per_pass.push(list);
+        }
+        Ok(BufferCapture {
+            gpu,
+            scenario,
+            cameras,
+            objects,
+            draws: per_pass,
+            target,
+        })
+    }
+}
+
+impl FrameLoop for BufferCapture {
+    fn frame(&mut self, index: u64) -> Result<FrameTimes, BenchError> {
+        let scenario = self.scenario;
+        let (cameras, objects, draws, target) =
+            (&self.cameras, &self.objects, &self.draws, &self.target);
+        let report = self.gpu.frame(|f| {
+            for i in scenario.changed_objects(index, objects.len()) {
+                objects[i].update(&changed_world(i, index))?;
+            }
+            for (pass, pass_draws) in draws.iter().enumerate() {
+                if scenario.camera_per_pass() {
+                    cameras[pass].update(&camera_matrix(pass))?;
+                }
+                f.pass(target, |p| {
+                    for d in pass_draws {
+                        p.draw(d)?;
+                    }
+                    Ok(())
+                })?;
+            }
+            Ok(())
+        })?;
+        self.gpu.wait_idle()?;
+        Ok(FrameTimes {
+            encode: report.encode,
+            submit: report.submit,
+        })
+    }
+
+    fn stats(&self) -> StatsSnapshot {
+        self.gpu.stats()
+    }
+
+    fn take_uncaptured_errors(&self) -> Vec<UncapturedError> {
+        self.gpu.take_uncaptured_errors()
+    }
+
+    fn backend(&self) -> &'static str {
+        self.gpu.adapter_info().backend.to_str()
+    }
+
+    fn adapter(&self) -> String {
+        self.gpu.adapter_info().name.clone()
+    }
+
+    fn describe(&self) -> String {
+        format!(
+            "vgpu buffer: {} camera buffers, {} object buffers, {} draws (one per object and pass)",
+            self.cameras.len(),
+            self.objects.len(),
+            self.draws.iter().map(Vec::len).sum::<usize>()
+        )
+    }
+}
