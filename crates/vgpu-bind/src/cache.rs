@@ -3,8 +3,10 @@
 //!
 //! Protocol:
 //! 1. [`lookup`](BindGroupCache::lookup) hashes the layout key, then the sorted entries slice
-//!    (borrowed, never copied) in that layout's map. A hit moves the entry to the front of the
-//!    global and the per-layout recency lists (a few pointer writes) and allocates nothing.
+//!    (borrowed, never copied) with ahash, and compares the slice with the tuple stored in the
+//!    entry the layout's map points at (following a hash-collision chain, nearly always of
+//!    length 1). A hit moves the entry to the front of the global and the per-layout recency
+//!    lists (a few pointer writes) and allocates nothing.
 //! 2. On a miss the store validates and creates the group, then
 //!    [`insert`](BindGroupCache::insert) first evicts the least recently used entry of the layout
 //!    (if the layout is at its bound) and of the whole cache (if the cache is at its bound), then
@@ -27,9 +29,13 @@ use vgpu_core::Stats;
 
 use crate::registry::{LayoutKey, ResourceKey};
 
-/// Entries kept inline in a cache key; groups with more entries still work (one heap
-/// allocation per miss, and per hit only when the entries are not already sorted by binding).
-pub const INLINE_ENTRIES: usize = 8;
+/// Entries kept inline in a stored cache key; groups with more entries still work (one more heap
+/// allocation per miss).
+pub const INLINE_ENTRIES: usize = 4;
+
+/// Entries a lookup can sort on the stack. A hit never allocates for entries given in binding
+/// order (any count), or in any order up to this count.
+pub const SORT_ON_STACK: usize = 16;
 
 /// One entry of a bind group: a registered resource at a binding number.
 ///
@@ -154,6 +160,8 @@ struct CacheEntry {
     group: wgpu::BindGroup,
     layout: LayoutKey,
     key: EntriesKey,
+    hash: u64,
+    next_same_hash: Option<EntryKey>,
     all: Links,
     in_layout: Links,
 }
@@ -167,13 +175,55 @@ impl CacheEntry {
     }
 }
 
+/// One layout's entries: the second level of the nested key. `map` is keyed by the ahash of the
+/// sorted entries tuple and points at the first entry with that hash; entries whose tuples
+/// collide on the hash are chained through `CacheEntry::next_same_hash`, and a lookup compares
+/// the full tuple stored in the entry. (Keeping the tuple once, in the entry, instead of in the
+/// table keeps the table at 16 bytes per entry, so it stays cache-resident at 100 000 entries.)
 #[derive(Debug, Default)]
 struct LayoutBucket {
-    map: AHashMap<EntriesKey, EntryKey>,
+    map: AHashMap<u64, EntryKey>,
+    len: usize,
     ends: Ends,
 }
 
 type Entries = SlotMap<EntryKey, CacheEntry>;
+
+#[inline]
+fn hash_of(hasher: &ahash::RandomState, sorted: &[BindEntry]) -> u64 {
+    hasher.hash_one(sorted)
+}
+
+/// Removes `key` (already taken out of `entries`) from its bucket's hash chain.
+fn unchain(
+    entries: &mut Entries,
+    bucket: &mut LayoutBucket,
+    key: EntryKey,
+    hash: u64,
+    next: Option<EntryKey>,
+) {
+    let Some(first) = bucket.map.get_mut(&hash) else {
+        return;
+    };
+    if *first == key {
+        match next {
+            Some(next) => *first = next,
+            None => {
+                bucket.map.remove(&hash);
+            }
+        }
+        return;
+    }
+    let mut cursor = Some(*first);
+    while let Some(k) = cursor {
+        let Some(e) = entries.get_mut(k) else { return };
+        if e.next_same_hash == Some(key) {
+            e.next_same_hash = next;
+            return;
+        }
+        cursor = e.next_same_hash;
+    }
+}
 
 fn unlink(entries: &mut Entries, ends: &mut Ends, key: EntryKey, list: List) {
     let Some(entry) = entries.get_mut(key) else {
@@ -220,6 +270,11 @@ pub struct BindGroupCache {
     by_layout: AHashMap<LayoutKey, LayoutBucket>,
     by_resource: AHashMap<ResourceKey, AHashSet<EntryKey>>,
     retired: Vec<wgpu::BindGroup>,
+    evictions: u64,
+    hasher: ahash::RandomState,
+    /// Tests set it to 0 to force every tuple onto one hash chain.
+    #[cfg(test)]
+    pub(crate) hash_mask: u64,
     next_id: u64,
 }
 
@@ -232,6 +287,10 @@ impl BindGroupCache {
             by_layout: AHashMap::default(),
             by_resource: AHashMap::default(),
             retired: Vec::new(),
+            evictions: 0,
+            hasher: ahash::RandomState::new(),
+            #[cfg(test)]
+            hash_mask: u64::MAX,
             next_id: 1,
         }
     }
@@ -253,12 +312,19 @@ impl BindGroupCache {
 
     /// Live entries of one layout.
     pub fn layout_len(&self, layout: LayoutKey) -> usize {
-        self.by_layout.get(&layout).map_or(0, |b| b.map.len())
+        self.by_layout.get(&layout).map_or(0, |b| b.len)
     }
 
     /// Resources that have at least one dependent entry (size of the inverted index).
     pub fn indexed_resources(&self) -> usize {
         self.by_resource.len()
+    }
+
+    /// Grows whenever a cached group is evicted (for any reason). While it is unchanged, every
+    /// `(id, group)` that `get_or_create` returned is still what it returns for the same
+    /// (layout, entries): a caller may memoize the pair and skip the lookup until it changes.
+    pub fn eviction_epoch(&self) -> u64 {
+        self.evictions
     }
 
     /// Evicted bind groups kept alive until [`release_retired`](crate::BindingStore::release_retired).
@@ -282,7 +348,18 @@ impl BindGroupCache {
     #[inline]
     pub(crate) fn lookup(&mut self, layout: LayoutKey, sorted: &[BindEntry]) -> Option<EntryKey> {
         let bucket = self.by_layout.get_mut(&layout)?;
-        let key = *bucket.map.get(sorted)?;
+        let hash = hash_of(&self.hasher, sorted);
+        #[cfg(test)]
+        let hash = hash & self.hash_mask;
+        let mut cursor = bucket.map.get(&hash).copied();
+        let key = loop {
+            let candidate = cursor?;
+            let entry = self.entries.get(candidate)?;
+            if *entry.key == *sorted {
+                break candidate;
+            }
+            cursor = entry.next_same_hash;
+        };
         if bucket.ends.head != Some(key) {
             unlink(&mut self.entries, &mut bucket.ends, key, List::Layout);
             push_front(&mut self.entries, &mut bucket.ends, key, List::Layout);
@@ -311,7 +388,7 @@ impl BindGroupCache {
         let layout_tail = self
             .by_layout
             .get(&layout)
-            .filter(|b| b.map.len() >= self.config.max_entries_per_layout.get())
+            .filter(|b| b.len >= self.config.max_entries_per_layout.get())
             .and_then(|b| b.ends.tail);
         if let Some(victim) = layout_tail {
             stats.cache_eviction_visits.bump();
@@ -326,17 +403,25 @@ impl BindGroupCache {
         // NonZero: next_id starts at 1 and only grows.
         let id = BindGroupId(NonZeroU64::new(self.next_id).unwrap_or(NonZeroU64::MIN));
         self.next_id += 1;
-        let key: EntriesKey = SmallVec::from_slice(sorted);
+        let hash = hash_of(&self.hasher, sorted);
+        #[cfg(test)]
+        let hash = hash & self.hash_mask;
         let entry = self.entries.insert(CacheEntry {
             id,
             group,
             layout,
-            key: key.clone(),
+            key: SmallVec::from_slice(sorted),
+            hash,
+            next_same_hash: None,
             all: Links::default(),
             in_layout: Links::default(),
         });
         let bucket = self.by_layout.entry(layout).or_default();
-        bucket.map.insert(key, entry);
+        let previous_first = bucket.map.insert(hash, entry);
+        bucket.len += 1;
+        if let Some(e) = self.entries.get_mut(entry) {
+            e.next_same_hash = previous_first;
+        }
         push_front(&mut self.entries, &mut bucket.ends, entry, List::Layout);
         push_front(&mut self.entries, &mut self.all, entry, List::All);
         for e in sorted {
@@ -360,9 +445,17 @@ impl BindGroupCache {
             return;
         };
         if let Some(bucket) = self.by_layout.get_mut(&entry.layout) {
-            bucket.map.remove(&entry.key);
+            bucket.len -= 1;
+            unchain(
+                &mut self.entries,
+                bucket,
+                key,
+                entry.hash,
+                entry.next_same_hash,
+            );
         }
         self.retired.push(entry.group);
+        self.evictions += 1;
         for e in &entry.key {
             if let Some(set) = self.by_resource.get_mut(&e.resource) {
                 set.remove(&key);
@@ -409,6 +502,7 @@ impl BindGroupCache {
     /// Evicts every entry (each counted as visited and evicted); returns how many.
     pub(crate) fn clear(&mut self, stats: &Stats) -> usize {
         let n = self.entries.len();
+        self.evictions += n as u64;
         stats.cache_eviction_visits.add(n as u64);
         stats.cache_evictions.add(n as u64);
         self.retired
@@ -417,5 +511,78 @@ impl BindGroupCache {
         self.by_layout.clear();
         self.by_resource.clear();
         n
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+
+    use crate::{BindEntry, BindingStore};
+    use vgpu_core::GpuContext;
+
+    /// Every tuple hashes to 0: lookups must compare full tuples along the chain, and evicting
+    /// the first, a middle or the last chain member must keep the others reachable.
+    #[test]
+    fn hash_collisions_are_resolved_by_full_comparison() {
+        let ctx = GpuContext::noop();
+        let mut store = BindingStore::new(ctx.clone());
+        store.cache.hash_mask = 0;
+        let layout = store
+            .create_layout(
+                &[wgpu::BindGroupLayoutEntry {
+                    binding: 0,
+                    visibility: wgpu::ShaderStages::VERTEX,
+                    ty: wgpu::BindingType::Buffer {
+                        ty: wgpu::BufferBindingType::Uniform,
+                        has_dynamic_offset: false,
+                        min_binding_size: None,
+                    },
+                    count: None,
+                }],
+                "one",
+            )
+            .unwrap();
+        let keys: Vec<_> = (0..5)
+            .map(|i| {
+                let b = ctx
+                    .create_buffer(&wgpu::BufferDescriptor {
+                        label: None,
+                        size: 256,
+                        usage: wgpu::BufferUsages::UNIFORM,
+                        mapped_at_creation: false,
+                    })
+                    .unwrap();
+                store.register_buffer(&b, &format!("b{i}"))
+            })
+            .collect();
+        let ids: Vec<_> = keys
+            .iter()
+            .map(|&k| {
+                store
+                    .get_or_create(layout, &[BindEntry::new(0, k)])
+                    .unwrap()
+                    .0
+            })
+            .collect();
+        assert_eq!(store.cache.by_layout.get(&layout).unwrap().map.len(), 1);
+        // Chain order is newest first: 4, 3, 2, 1, 0. Evict the head, a middle and the tail.
+        for victim in [4, 2, 0] {
+            assert_eq!(store.destroy(keys[victim]), 1);
+        }
+        let s0 = ctx.stats().snapshot();
+        for i in [1, 3] {
+            let (id, _) = store
+                .get_or_create(layout, &[BindEntry::new(0, keys[i])])
+                .unwrap();
+            assert_eq!(id, ids[i]);
+        }
+        assert_eq!((ctx.stats().snapshot() - s0).cache_hits, 2);
+        assert_eq!(store.len(), 2);
+        assert_eq!(store.layout_len(layout), 2);
+        for i in [1, 3] {
+            assert_eq!(store.destroy(keys[i]), 1);
+        }
+        assert!(store.cache.by_layout.get(&layout).unwrap().map.is_empty());
     }
 }

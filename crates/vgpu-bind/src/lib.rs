@@ -7,7 +7,8 @@
 //!   give `Copy + Eq + Hash` keys ([`ResourceKey`], [`LayoutKey`]) that turn stale when the
 //!   resource is destroyed and never resolve again.
 //! - [`BindingStore::get_or_create`] returns the cached bind group of (layout, entries), keyed by
-//!   nested `ahash` maps (layout → entries sorted by binding, inline in a `SmallVec`). A hit
+//!   nested `ahash` maps (layout → ahash of the entries sorted by binding → entry holding the
+//!   full tuple inline in a `SmallVec`, compared on lookup). A hit
 //!   allocates nothing, builds no string and runs no maintenance.
 //! - [`BindingStore::destroy`] evicts exactly the groups that use a resource, through an inverted
 //!   index, never a scan. The cache is bounded ([`CacheConfig`]) with O(1) least-recently-used
@@ -23,7 +24,9 @@ mod error;
 mod registry;
 mod store;
 
-pub use cache::{BindEntry, BindGroupCache, BindGroupId, CacheConfig, INLINE_ENTRIES};
+pub use cache::{
+    BindEntry, BindGroupCache, BindGroupId, CacheConfig, INLINE_ENTRIES, SORT_ON_STACK,
+};
 pub use error::BindError;
 pub use registry::{BindRegistry, LayoutKey, ResourceKey, ResourceKind};
 pub use store::BindingStore;

@@ -6,7 +6,7 @@ use std::sync::Arc;
 use smallvec::SmallVec;
 use vgpu_core::GpuContext;
 
-use crate::cache::{BindEntry, BindGroupCache, BindGroupId, CacheConfig, INLINE_ENTRIES};
+use crate::cache::{BindEntry, BindGroupCache, BindGroupId, CacheConfig, SORT_ON_STACK};
 use crate::error::BindError;
 use crate::registry::{
     BindRegistry, Layout, LayoutKey, ResourceKey, ResourceObject, resolve_range,
@@ -29,7 +29,7 @@ use crate::registry::{
 pub struct BindingStore {
     ctx: Arc<GpuContext>,
     registry: BindRegistry,
-    cache: BindGroupCache,
+    pub(crate) cache: BindGroupCache,
     uniform_alignment: u64,
     storage_alignment: u64,
 }
@@ -75,6 +75,13 @@ impl BindingStore {
     /// True when no bind group is cached.
     pub fn is_empty(&self) -> bool {
         self.cache.is_empty()
+    }
+
+    /// Grows whenever a cached group is evicted; see [`BindGroupCache::eviction_epoch`]. While it
+    /// is unchanged, a memoized `(id, group)` from [`get_or_create`](Self::get_or_create) is
+    /// still current, so a caller can skip even the hash lookup.
+    pub fn eviction_epoch(&self) -> u64 {
+        self.cache.eviction_epoch()
     }
 
     /// Live cached bind groups of `layout`.
@@ -204,8 +211,9 @@ impl BindingStore {
 
     /// The bind group of `layout` with `entries` (any order), created on a miss.
     ///
-    /// Hit path: no allocation (for up to [`INLINE_ENTRIES`] entries, or any number already
-    /// sorted by binding), no string, no maintenance; counts `cache_hits`. Miss path: validates
+    /// Hit path: no allocation (for entries already in binding order, or up to
+    /// [`SORT_ON_STACK`](crate::SORT_ON_STACK) entries in any order), no string, no maintenance;
+    /// counts `cache_hits`. Miss path: validates
     /// every entry, creates the group through [`GpuContext::create_bind_group`] (counted), may
     /// evict least recently used entries (counted), counts `cache_misses`.
     ///
@@ -220,7 +228,7 @@ impl BindingStore {
         layout: LayoutKey,
         entries: &[BindEntry],
     ) -> Result<(BindGroupId, &wgpu::BindGroup), BindError> {
-        let sorted_copy: SmallVec<[BindEntry; INLINE_ENTRIES]>;
+        let sorted_copy: SmallVec<[BindEntry; SORT_ON_STACK]>;
         let sorted: &[BindEntry] = if entries.is_sorted() {
             entries
         } else {
@@ -261,7 +269,7 @@ impl BindingStore {
                 key: layout_key,
             });
         };
-        let mut wgpu_entries: SmallVec<[wgpu::BindGroupEntry<'_>; INLINE_ENTRIES]> =
+        let mut wgpu_entries: SmallVec<[wgpu::BindGroupEntry<'_>; SORT_ON_STACK]> =
             SmallVec::with_capacity(sorted.len());
         let mut previous = None;
         for entry in sorted {

@@ -1,7 +1,7 @@
 //! Tier 1 (wgpu noop device): a cache hit performs no heap allocation.
 //!
-//! A counting global allocator counts alloc/realloc calls made by the test thread while counting
-//! is switched on (other test threads and wgpu's threads are not counted).
+//! A counting global allocator counts alloc/realloc calls in an `AtomicU64`, per thread, while
+//! the thread switched counting on (other test threads and wgpu's threads are not counted).
 #![allow(clippy::unwrap_used)]
 
 mod common;
@@ -16,15 +16,15 @@ use vgpu_bind::BindEntry;
 
 struct CountingAlloc;
 
-static ALLOCATIONS: AtomicU64 = AtomicU64::new(0);
-
 thread_local! {
     static COUNTING: Cell<bool> = const { Cell::new(false) };
+    static ALLOCATIONS: AtomicU64 = const { AtomicU64::new(0) };
 }
 
 fn note() {
-    if COUNTING.with(Cell::get) {
-        ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
+    // `try_with`: the allocator may run while thread-locals are being torn down.
+    if COUNTING.try_with(Cell::get).unwrap_or(false) {
+        let _ = ALLOCATIONS.try_with(|a| a.fetch_add(1, Ordering::Relaxed));
     }
 }
 
@@ -56,11 +56,11 @@ static GLOBAL: CountingAlloc = CountingAlloc;
 
 /// Counts allocations of the current thread while `f` runs.
 fn allocations_in(f: impl FnOnce()) -> u64 {
-    let before = ALLOCATIONS.load(Ordering::Relaxed);
+    let before = ALLOCATIONS.with(|a| a.load(Ordering::Relaxed));
     COUNTING.with(|c| c.set(true));
     f();
     COUNTING.with(|c| c.set(false));
-    ALLOCATIONS.load(Ordering::Relaxed) - before
+    ALLOCATIONS.with(|a| a.load(Ordering::Relaxed)) - before
 }
 
 #[test]

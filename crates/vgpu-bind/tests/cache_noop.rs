@@ -596,3 +596,26 @@ fn device_validation_errors_are_wrapped() {
     let err = store.create_layout(&[bad], "bad").unwrap_err();
     assert_eq!(err.code(), "VGPU-BIND-DEVICE");
 }
+
+#[test]
+fn eviction_epoch_changes_exactly_when_something_is_evicted() {
+    let (ctx, mut store, layout) = two_uniform_store();
+    let (page, objects) = fill_grid(&ctx, &mut store, layout, 2, 3);
+    let e0 = store.eviction_epoch();
+    // Hits, misses and destroying a resource with no dependents leave it unchanged.
+    store
+        .get_or_create(layout, &[slot(0, page, 0), BindEntry::new(1, objects[0])])
+        .unwrap();
+    let lone = store.register_buffer(&uniform_buffer(&ctx, 256, "lone"), "lone");
+    store
+        .get_or_create(layout, &[slot(0, page, 0), BindEntry::new(1, lone)])
+        .unwrap();
+    let e1 = store.eviction_epoch();
+    assert_eq!(e0, e1);
+    let other = store.register_buffer(&uniform_buffer(&ctx, 256, "unused"), "unused");
+    assert_eq!(store.destroy(other), 0);
+    assert_eq!(store.eviction_epoch(), e1);
+    // Evicting changes it.
+    assert_eq!(store.destroy(objects[1]), 2);
+    assert_ne!(store.eviction_epoch(), e1);
+}
