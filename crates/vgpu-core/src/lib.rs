@@ -6,11 +6,28 @@
 //! error types with their stable `VGPU-…` codes.
 
 pub mod adapter;
+pub mod bind_layout;
 pub mod device;
 pub mod error;
+pub mod layout;
+pub mod plan;
+pub mod reflect;
+pub mod set_error;
+pub mod shader;
+pub mod shader_error;
 pub mod stats;
+pub mod value;
 
 pub use adapter::{ContextOptions, backend_from_env, request_context};
 pub use device::{BackendChoice, GpuContext, UncapturedError};
 pub use error::{AdapterAttempt, DeviceError, ErrorCode};
 pub use stats::{Counter, Stats, StatsSnapshot};
+
+pub use bind_layout::{BindGroupLayoutDesc, LayoutEntryDesc, PipelineLayoutDesc};
+pub use layout::{LayoutKind, MemberLayout, RuntimeArray, ScalarType, TypeLayout};
+pub use plan::WritePlan;
+pub use reflect::{BindingInfo, BindingKind, EntryPointInfo, FragmentOutput, Stage, VertexInput};
+pub use set_error::{PackContext, SetError};
+pub use shader::{MemberRef, Shader, ShaderOptions, naga_capabilities};
+pub use shader_error::ShaderError;
+pub use value::{FieldName, StructBuilder, Value};

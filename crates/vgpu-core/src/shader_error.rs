@@ -1,0 +1,154 @@
+//! Errors of WGSL parsing, validation and reflection ([`ShaderError`]).
+
+use crate::error::ErrorCode;
+
+/// An error found in a shader from its WGSL source alone (no device involved).
+///
+/// Every variant names the shader's label; parse and validation errors carry naga's rendered
+/// diagnostic (label, line, column and the offending span).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum ShaderError {
+    /// The WGSL source does not parse.
+    #[error("VGPU-SHADER-PARSE: shader {label:?} does not parse: {message}\n{diagnostic}")]
+    Parse {
+        /// The shader's label.
+        label: String,
+        /// naga's one-line message.
+        message: String,
+        /// 1-based line of the first labelled span (0 if naga gave none).
+        line: u32,
+        /// 1-based column of the first labelled span (0 if naga gave none).
+        column: u32,
+        /// naga's rendered diagnostic (`emit_to_string_with_path`, the label as file name).
+        diagnostic: String,
+    },
+    /// The WGSL source parses but naga's validator rejects it.
+    #[error("VGPU-SHADER-VALIDATION: shader {label:?} is invalid: {message}\n{diagnostic}")]
+    Validation {
+        /// The shader's label.
+        label: String,
+        /// naga's one-line message.
+        message: String,
+        /// naga's rendered diagnostic (`emit_to_string_with_path`, the label as file name).
+        diagnostic: String,
+    },
+    /// The source exceeds a limit checked before naga sees it (size, expression length, type
+    /// nesting), so hostile input cannot exhaust the stack.
+    #[error(
+        "VGPU-SHADER-LIMIT: shader {label:?}: {what}: expected at most {expected}, got {actual}"
+    )]
+    Limit {
+        /// The shader's label.
+        label: String,
+        /// What exceeded its limit.
+        what: &'static str,
+        /// The limit.
+        expected: u64,
+        /// The value found (for streaming scans: the first value past the limit).
+        actual: u64,
+    },
+    /// naga panicked on this source; the panic was caught and converted.
+    #[error("VGPU-SHADER-INTERNAL: shader {label:?}: naga panicked: {message}")]
+    Internal {
+        /// The shader's label.
+        label: String,
+        /// The panic message.
+        message: String,
+    },
+    /// No entry point matches the request.
+    #[error(
+        "VGPU-SHADER-ENTRY-POINT: shader {label:?}: expected {expected}, got {actual}; entry points: {}",
+        list_or_none(.available)
+    )]
+    EntryPoint {
+        /// The shader's label.
+        label: String,
+        /// What was looked for (e.g. a vertex entry point named `vs_main`).
+        expected: String,
+        /// What was found instead.
+        actual: String,
+        /// Every entry point of the shader as `name (stage)`.
+        available: Vec<String>,
+    },
+    /// The bind groups used by a set of entry points are not numbered `0..n` without gaps.
+    #[error(
+        "VGPU-SHADER-LAYOUT-GAP: shader {label:?}: bind group {missing} is not used, but group {max} is; groups used: {used:?} (number bind groups 0, 1, 2… without gaps)"
+    )]
+    LayoutGap {
+        /// The shader's (or pipeline's) label.
+        label: String,
+        /// The first missing group number.
+        missing: u32,
+        /// The highest group number used.
+        max: u32,
+        /// Every group number used, ascending.
+        used: Vec<u32>,
+    },
+    /// Two declarations of one `(group, binding)` disagree.
+    #[error(
+        "VGPU-SHADER-LAYOUT-CONFLICT: shader {label:?}: @group({group}) @binding({binding}) is declared as {first} and as {second}"
+    )]
+    LayoutConflict {
+        /// The shader's (or pipeline's) label.
+        label: String,
+        /// The group number.
+        group: u32,
+        /// The binding number.
+        binding: u32,
+        /// The first declaration (`name: type`).
+        first: String,
+        /// The conflicting declaration.
+        second: String,
+    },
+    /// A type used in a uniform or storage buffer is not host-shareable.
+    #[error(
+        "VGPU-SHADER-HOST-SHAREABLE: shader {label:?}: binding `{binding}` at {path}: expected a host-shareable type, got {actual}; {hint}"
+    )]
+    HostShareable {
+        /// The shader's label.
+        label: String,
+        /// The WGSL name of the buffer binding.
+        binding: String,
+        /// Where in the binding's type (`$.flags[2]`).
+        path: String,
+        /// The offending type.
+        actual: String,
+        /// How to fix it.
+        hint: String,
+    },
+    /// The shader uses something vgpu does not reflect (e.g. an acceleration structure).
+    #[error("VGPU-SHADER-UNSUPPORTED: shader {label:?}: `{item}`: {what} is not supported")]
+    Unsupported {
+        /// The shader's label.
+        label: String,
+        /// The binding or entry point concerned.
+        item: String,
+        /// What is unsupported.
+        what: String,
+    },
+}
+
+impl ErrorCode for ShaderError {
+    fn code(&self) -> &'static str {
+        match self {
+            ShaderError::Parse { .. } => "VGPU-SHADER-PARSE",
+            ShaderError::Validation { .. } => "VGPU-SHADER-VALIDATION",
+            ShaderError::Limit { .. } => "VGPU-SHADER-LIMIT",
+            ShaderError::Internal { .. } => "VGPU-SHADER-INTERNAL",
+            ShaderError::EntryPoint { .. } => "VGPU-SHADER-ENTRY-POINT",
+            ShaderError::LayoutGap { .. } => "VGPU-SHADER-LAYOUT-GAP",
+            ShaderError::LayoutConflict { .. } => "VGPU-SHADER-LAYOUT-CONFLICT",
+            ShaderError::HostShareable { .. } => "VGPU-SHADER-HOST-SHAREABLE",
+            ShaderError::Unsupported { .. } => "VGPU-SHADER-UNSUPPORTED",
+        }
+    }
+}
+
+fn list_or_none(items: &[String]) -> String {
+    if items.is_empty() {
+        "none".to_owned()
+    } else {
+        items.join(", ")
+    }
+}
