@@ -563,7 +563,47 @@ fn write_type_name(
             }
         }
         Ti::Struct { .. } => s.push_str("struct"),
-        Ti::Image { .. } => s.push_str("texture"),
+        Ti::Image {
+            dim,
+            arrayed,
+            class,
+        } => {
+            let dim = match dim {
+                naga::ImageDimension::D1 => "1d",
+                naga::ImageDimension::D2 => "2d",
+                naga::ImageDimension::D3 => "3d",
+                naga::ImageDimension::Cube => "cube",
+            };
+            let arr = if *arrayed { "_array" } else { "" };
+            let _ = match class {
+                naga::ImageClass::Sampled { kind, multi } => {
+                    let ms = if *multi { "multisampled_" } else { "" };
+                    let k = scalar_name(naga::Scalar {
+                        kind: *kind,
+                        width: 4,
+                    });
+                    write!(s, "texture_{ms}{dim}{arr}<{k}>")
+                }
+                naga::ImageClass::Depth { multi } => {
+                    let ms = if *multi { "multisampled_" } else { "" };
+                    write!(s, "texture_depth_{ms}{dim}{arr}")
+                }
+                naga::ImageClass::Storage { format, access } => {
+                    let a = if access
+                        .contains(naga::StorageAccess::LOAD | naga::StorageAccess::STORE)
+                    {
+                        "read_write"
+                    } else if access.contains(naga::StorageAccess::STORE) {
+                        "write"
+                    } else {
+                        "read"
+                    };
+                    let f = format!("{format:?}").to_ascii_lowercase();
+                    write!(s, "texture_storage_{dim}{arr}<{f}, {a}>")
+                }
+                naga::ImageClass::External => write!(s, "texture_external"),
+            };
+        }
         Ti::Sampler { comparison } => s.push_str(if *comparison {
             "sampler_comparison"
         } else {

@@ -621,7 +621,7 @@ fn parse_and_validate(
         .validate(&module)
         .map_err(|e| ShaderError::Validation {
             label: label.to_owned(),
-            message: e.as_inner().to_string(),
+            message: error_chain(e.as_inner()),
             diagnostic: e.emit_to_string_with_path(source, label),
         })?;
     Ok((module, info))
@@ -634,6 +634,21 @@ struct Tables {
     members: AHashMap<Box<str>, SmallVec<[(u32, u32); 1]>>,
     entry_points: Vec<EntryPointInfo>,
     plans_compiled: usize,
+}
+
+/// `error: cause: cause…`, every source of an error on one line (naga's validation errors keep
+/// the actual reason in their sources).
+fn error_chain(e: &dyn std::error::Error) -> String {
+    let mut s = e.to_string();
+    let mut cur = e.source();
+    // Bounded: error chains are short, but do not trust a cycle.
+    for _ in 0..16 {
+        let Some(c) = cur else { break };
+        s.push_str(": ");
+        s.push_str(&c.to_string());
+        cur = c.source();
+    }
+    s
 }
 
 /// Builds the reflection tables from a validated module.
