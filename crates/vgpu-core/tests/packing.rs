@@ -778,12 +778,8 @@ fn large_structs_use_the_index_and_arrays_of_scalars_coalesce() {
         .build();
     let bytes = pack(&p, &v);
     let w = words(&bytes);
-    for i in 0..20 {
-        assert_eq!(w[i], f(i as f32));
-    }
-    for i in 0..64 {
-        assert_eq!(w[20 + i], f(i as f32));
-    }
+    let expected: Vec<u32> = (0..20).chain(0..64).map(|i| f(i as f32)).collect();
+    assert_eq!(w, expected);
     // Unknown member in a large struct still gets a hint.
     let v = value! { m33: 1.0 };
     let (_, path, _, _, hint) = invalid(&p, &v);
