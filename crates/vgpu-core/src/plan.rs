@@ -21,6 +21,10 @@ use crate::layout::{LayoutKind, RuntimeArray, ScalarType, TypeLayout, describe_m
 use crate::set_error::{PackContext, SetError, did_you_mean};
 use crate::value::{Value, fmt_float};
 
+/// Fixed-size types up to this size are packed in one pass over a stack backup of the
+/// destination (restored on error); larger ones are validated in a first pass.
+const BACKUP_MAX: usize = 4096;
+
 /// Structs with more members than this get a hash index for field lookup.
 const LINEAR_LOOKUP_MAX: usize = 8;
 
@@ -150,8 +154,9 @@ impl WritePlan {
     /// only the struct members present in `value` are written (at any depth; members of
     /// nested structs, including structs inside arrays, may be omitted too), everything else
     /// keeps its previous bytes. Given members are checked as strictly as by
-    /// [`pack`](Self::pack); arrays must still be complete. Returns the end of the last byte
-    /// written; on error nothing is written.
+    /// [`pack`](Self::pack); arrays must still be complete. `dst` must hold the whole
+    /// previous value (at least [`size`](Self::size) bytes for a fixed-size type). Returns the
+    /// end of the last byte written; on error nothing is written.
     pub fn pack_partial(
         &self,
         value: &Value,
@@ -265,6 +270,36 @@ impl WritePlan {
         partial: bool,
         ctx: &PackContext<'_>,
     ) -> Result<usize, SetError> {
+        let size = self.layout.size as usize;
+        if self.tail.is_none() && size <= BACKUP_MAX {
+            // Fixed size, small: one checked write pass over a backup of the destination,
+            // restored if the value is rejected.
+            let Some(region) = dst.get_mut(..size) else {
+                return Err(SetError::DestinationSize {
+                    label: ctx.label.into(),
+                    binding: ctx.binding.into(),
+                    expected: size as u64,
+                    actual: dst.len() as u64,
+                });
+            };
+            let backup: SmallVec<[u8; BACKUP_MAX]> = SmallVec::from_slice(region);
+            let mut out = Out {
+                dst: region,
+                write: true,
+                partial,
+                end: 0,
+            };
+            let result = self.node(self.root, value, 0, &mut out);
+            let end = out.end;
+            return match result {
+                Ok(()) => Ok(if partial { end } else { size }),
+                Err(f) => {
+                    region.copy_from_slice(&backup);
+                    Err(f.into_error(ctx))
+                }
+            };
+        }
+        // Runtime-sized or large: validate first (which also measures), then write.
         let need = self.check(value, partial, ctx)?;
         if dst.len() < need {
             return Err(SetError::DestinationSize {
@@ -283,6 +318,21 @@ impl WritePlan {
         self.node(self.root, value, 0, &mut out)
             .map_err(|f| f.into_error(ctx))?;
         Ok(need)
+    }
+
+    /// A child node: numeric leaves given as flat components are written right here (the
+    /// common case), everything else recurses.
+    #[inline(always)]
+    fn child(&self, n: u32, v: &Value, base: usize, out: &mut Out<'_>) -> R {
+        let node = &self.nodes[n as usize];
+        if let NodeKind::Numeric { scalar, shape } = node.kind {
+            if let Some(src) = Src::of(v) {
+                if src.len() == shape.count() {
+                    return numeric_flat(scalar, shape, src, 0, base, out);
+                }
+            }
+        }
+        self.node(n, v, base, out)
     }
 
     fn node(&self, n: u32, v: &Value, base: usize, out: &mut Out<'_>) -> R {
@@ -310,7 +360,7 @@ impl WritePlan {
                         }
                         for (i, e) in elems.iter().enumerate() {
                             let at = base.saturating_add(i.saturating_mul(stride));
-                            self.node(*elem, e, at, out)
+                            self.child(*elem, e, at, out)
                                 .map_err(|f| f.at(Seg::Index(i)))?;
                             out.zero(at + elem_size, stride - elem_size)?;
                         }
@@ -359,11 +409,11 @@ impl WritePlan {
                     && fields
                         .iter()
                         .zip(members.iter())
-                        .all(|((n, _), m)| *n == *m.name)
+                        .all(|((n, _), m)| name_eq(n, &m.name))
                 {
                     // Fast path: every member, in declaration order.
                     for ((_, fv), m) in fields.iter().zip(members.iter()) {
-                        self.node(m.node, fv, base + m.offset as usize, out)
+                        self.child(m.node, fv, base + m.offset as usize, out)
                             .map_err(|f| f.at(Seg::Field(&m.name)))?;
                     }
                 } else {
@@ -374,7 +424,7 @@ impl WritePlan {
                             Some(map) => map.get(&**name).copied(),
                             None => members
                                 .iter()
-                                .position(|m| *m.name == **name)
+                                .position(|m| name_eq(&m.name, name))
                                 .map(|i| i as u32),
                         };
                         let Some(i) = found else {
@@ -397,7 +447,7 @@ impl WritePlan {
                         }
                         seen[word] |= bit;
                         let m = &members[i];
-                        self.node(m.node, fv, base + m.offset as usize, out)
+                        self.child(m.node, fv, base + m.offset as usize, out)
                             .map_err(|f| f.at(Seg::Field(&m.name)))?;
                     }
                     let missing = if out.partial {
@@ -625,6 +675,7 @@ fn components(scalar: ScalarType, count: usize, v: &Value, base: usize, out: &mu
     }
 }
 
+#[inline]
 fn numeric_flat(
     scalar: ScalarType,
     shape: Shape,
@@ -665,6 +716,7 @@ fn numeric_flat(
 
 /// Writes components `start..start + count` of `src` as `scalar`s at `base`: one copy when the
 /// source already has the target's representation, else a checked conversion per component.
+#[inline(always)]
 fn run(
     scalar: ScalarType,
     src: Src<'_>,
@@ -683,6 +735,21 @@ fn run(
     if let Some(bytes) = same {
         return out.put(base, bytes);
     }
+    run_converted(scalar, src, start, count, base, indexed, out)
+}
+
+/// [`run`] when the source is not already in the target representation: a checked conversion
+/// per component.
+#[inline(never)]
+fn run_converted(
+    scalar: ScalarType,
+    src: Src<'_>,
+    start: usize,
+    count: usize,
+    base: usize,
+    indexed: bool,
+    out: &mut Out<'_>,
+) -> R {
     let w = scalar.width() as usize;
     for k in 0..count {
         let Some(num) = src.get(start + k) else {
@@ -935,13 +1002,13 @@ struct Out<'d> {
 }
 
 impl Out<'_> {
-    #[inline]
+    #[inline(always)]
     fn put(&mut self, at: usize, bytes: &[u8]) -> R {
         let end = at.saturating_add(bytes.len());
         self.end = self.end.max(end);
         if self.write {
             match self.dst.get_mut(at..end) {
-                Some(d) => d.copy_from_slice(bytes),
+                Some(d) => copy_small(d, bytes),
                 None => {
                     return Err(Fail::new(
                         format!("room for {end} bytes"),
@@ -973,6 +1040,41 @@ impl Out<'_> {
         }
         Ok(())
     }
+}
+
+/// `a == b` for field names, without a `memcmp` call for the usual short names.
+#[inline(always)]
+fn name_eq(a: &str, b: &str) -> bool {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    if a.len() != b.len() {
+        return false;
+    }
+    if a.len() <= 16 {
+        let mut diff = 0u8;
+        for (x, y) in a.iter().zip(b) {
+            diff |= x ^ y;
+        }
+        return diff == 0;
+    }
+    a == b
+}
+
+/// `d.copy_from_slice(s)` (equal lengths), with the common leaf sizes as fixed-size moves
+/// instead of a `memcpy` call.
+#[inline(always)]
+fn copy_small(d: &mut [u8], s: &[u8]) {
+    macro_rules! fixed {
+        ($($n:literal)*) => {
+            $(
+                if let (Ok(d), Ok(s)) = (<&mut [u8; $n]>::try_from(&mut *d), <&[u8; $n]>::try_from(s)) {
+                    *d = *s;
+                    return;
+                }
+            )*
+        };
+    }
+    fixed!(4 8 12 16 64);
+    d.copy_from_slice(s);
 }
 
 type R = Result<(), Box<Fail>>;
