@@ -584,3 +584,55 @@ fn f16_needs_the_feature() {
     );
     assert!(Shader::with_features("f16", src, wgpu::Features::SHADER_F16).is_ok());
 }
+
+#[test]
+fn gl_hazards_name_the_members_wgpu_gl_reads_differently() {
+    let layout = |decls: &str, space: &str| {
+        let src = format!("{decls}\n@group(0) @binding(0) var<{space}> u: S;\n");
+        let s = Shader::new("gl", &src).unwrap();
+        s.binding("u").unwrap().gl_hazards()
+    };
+    // Natural layouts: GL (std140 / std430) agrees with WGSL.
+    assert!(
+        layout(
+            "struct S { a: f32, b: vec3<f32>, m: mat4x4<f32>, c: array<vec4<f32>, 2> }",
+            "uniform"
+        )
+        .is_empty()
+    );
+    assert!(
+        layout(
+            "struct S { a: f32, m: mat2x2<f32>, n: mat3x2<f32>, h: array<f32, 3> }",
+            "storage"
+        )
+        .is_empty()
+    );
+    // An @align gap: WGSL puts b at 16, std430 at 4; c follows b.
+    let h = layout("struct S { a: f32, @align(16) b: f32, c: f32 }", "storage");
+    assert_eq!(h.len(), 2, "{h:#?}");
+    assert!(
+        h[0].starts_with("$.b: WGSL offset 16, GL offset 4"),
+        "{h:#?}"
+    );
+    assert!(
+        h[1].starts_with("$.c: WGSL offset 20, GL offset 8"),
+        "{h:#?}"
+    );
+    // An @size gap in a uniform struct.
+    let h = layout("struct S { @size(16) a: vec2<f32>, b: f32 }", "uniform");
+    assert_eq!(h.len(), 1, "{h:#?}");
+    assert!(
+        h[0].starts_with("$.b: WGSL offset 16, GL offset 8"),
+        "{h:#?}"
+    );
+    // matCx2 in a uniform buffer, also inside arrays of structs.
+    let h = layout(
+        "struct T { m: mat2x2<f32> }\nstruct S { t: array<T, 2> }",
+        "uniform",
+    );
+    assert_eq!(h.len(), 1, "{h:#?}");
+    assert!(
+        h[0].starts_with("$.t[i].m: mat2x2<f32> in a uniform buffer"),
+        "{h:#?}"
+    );
+}
