@@ -387,7 +387,7 @@ struct Particles {
                 pos: [f, f * 2.0, f * -3.0],
                 id: i as u32 + 1000,
                 vel: [0.5 * f, -0.25],
-                flags: [-(i as i32), i as i32 * 7],
+                flags: [-i, i * 7],
                 m: [[f, 1.0], [2.0, -f]],
             }
         })
