@@ -8,7 +8,8 @@
 //! - `Value → plan.pack`: the dynamic path (validate the whole value, then write; padding
 //!   zeroed). The value is built once, outside the loop.
 //! - `value! + pack`: the same, building the value every time (its one `Vec` allocation).
-//! - `pack_partial (1 field)`: one member of the previous bytes replaced.
+//! - `pack_partial (1 field)`: one member of the previous bytes replaced (a struct value).
+//! - `pack_member (1 field)`: the same through the member shorthand (no struct value).
 //! - `Pod → plan.pack_pod`: the typed path (size check + one copy).
 //! - `memcpy`: `copy_from_slice` of the same number of bytes, the floor.
 //!
@@ -183,6 +184,17 @@ fn main() {
     });
     rows.push(Row {
         name: "pack_partial (1 field)",
+        bytes: 64,
+        ns,
+        allocs,
+    });
+    let view = Value::from(mat(3.0));
+    let (ns, allocs) = time(2_000_000, || {
+        let r = big.pack_member(0, black_box(&view), black_box(&mut dst), &ctx);
+        black_box(r.is_ok());
+    });
+    rows.push(Row {
+        name: "pack_member (1 field)",
         bytes: 64,
         ns,
         allocs,

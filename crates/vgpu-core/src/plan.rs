@@ -166,6 +166,66 @@ impl WritePlan {
         self.run(value, dst, true, ctx)
     }
 
+    /// Packs one member of a struct type (by index, e.g. [`MemberRef::member_index`] from the
+    /// member shorthand) into a destination that already holds the whole previous value: only
+    /// that member's bytes are written, checked as strictly as by [`pack`](Self::pack); errors
+    /// name the path from the member (`$.color[1]`). Returns the end of the last byte
+    /// written; on error nothing is written.
+    ///
+    /// [`MemberRef::member_index`]: crate::MemberRef::member_index
+    pub fn pack_member(
+        &self,
+        member: usize,
+        value: &Value,
+        dst: &mut [u8],
+        ctx: &PackContext<'_>,
+    ) -> Result<usize, SetError> {
+        let m = match &self.nodes[self.root as usize].kind {
+            NodeKind::Struct { members, .. } => members.get(member),
+            _ => None,
+        };
+        let Some(m) = m else {
+            return Err(Fail::new(
+                format!(
+                    "a member index below {} of {}",
+                    self.layout.members().len(),
+                    self.layout.name
+                ),
+                format!("member index {member}"),
+            )
+            .into_error(ctx));
+        };
+        let at = m.offset as usize;
+        let field = |f: Box<Fail>| f.at(Seg::Field(&m.name)).into_error(ctx);
+        let mut check = Out {
+            dst: &mut [],
+            write: false,
+            partial: true,
+            end: 0,
+        };
+        self.child(m.node, value, at, &mut check).map_err(field)?;
+        let need = check.end.max(
+            self.tail
+                .map_or(self.layout.size as usize, |rt| rt.offset as usize),
+        );
+        if dst.len() < need {
+            return Err(SetError::DestinationSize {
+                label: ctx.label.into(),
+                binding: ctx.binding.into(),
+                expected: need as u64,
+                actual: dst.len() as u64,
+            });
+        }
+        let mut out = Out {
+            dst,
+            write: true,
+            partial: true,
+            end: 0,
+        };
+        self.child(m.node, value, at, &mut out).map_err(field)?;
+        Ok(check.end)
+    }
+
     /// Copies a `Pod` value whose size equals the reflected size (fixed-size types), or the
     /// fixed part plus a whole number of elements (types ending in a runtime-sized array).
     /// Check field offsets once with [`TypeLayout::check_fields`]. Returns the bytes written.

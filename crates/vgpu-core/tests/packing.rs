@@ -342,6 +342,16 @@ fn f16_fields_are_converted_and_range_checked() {
     assert_eq!(path, "$.b[1]");
     assert_eq!(expected, "a number in f16 range (|x| ≤ 65504)");
     assert_eq!(actual, "f32 70000");
+    // An integer that f16 cannot hold exactly.
+    let (code, path, expected, actual, _) =
+        invalid(&p, &value! { a: 1.0, b: [0.5, 1.0, 1.0], c: 4097 });
+    assert_eq!(code, "VGPU-SET-VALUE-INVALID");
+    assert_eq!(path, "$.c");
+    assert_eq!(
+        expected,
+        "an integer exactly representable as f16 (|x| ≤ 2048)"
+    );
+    assert_eq!(actual, "i32 4097");
 }
 
 #[test]
@@ -785,4 +795,83 @@ fn large_structs_use_the_index_and_arrays_of_scalars_coalesce() {
     let (_, path, _, _, hint) = invalid(&p, &v);
     assert_eq!(path, "$.m33");
     assert!(hint.is_some());
+}
+
+#[test]
+fn shaders_and_plans_can_be_shared_across_threads() {
+    fn assert_send_sync<T: Send + Sync>() {}
+    assert_send_sync::<Shader>();
+    assert_send_sync::<WritePlan>();
+    assert_send_sync::<Value>();
+    assert_send_sync::<SetError>();
+    assert_send_sync::<vgpu_core::ShaderError>();
+}
+
+#[test]
+fn pack_member_writes_one_member_in_place() {
+    let src = "struct Object { world: mat4x4<f32>, color: vec3<f32>, count: u32 }\n\
+               @group(0) @binding(0) var<uniform> object: Object;";
+    let shader = Shader::new("member", src).unwrap();
+    let plan = shader.binding("object").unwrap().plan.clone().unwrap();
+    let full = value! { world: [[1.0f32; 4]; 4], color: [0.1, 0.2, 0.3], count: 3u32 };
+    let mut bytes = pack(&plan, &full);
+    let before = bytes.clone();
+    let m = shader.resolve_member("color", "draw#7").unwrap();
+    let end = plan
+        .pack_member(
+            m.member_index,
+            &Value::vec3(1.0, 0.5, 0.25),
+            &mut bytes,
+            &CTX,
+        )
+        .unwrap();
+    assert_eq!(end, 76);
+    let mut expected = before.clone();
+    expected[64..76].copy_from_slice(bytemuck::cast_slice(&[1.0f32, 0.5, 0.25]));
+    assert_eq!(bytes, expected);
+    // Checked like any value; the path starts at the member; nothing is written on error.
+    let snapshot = bytes.clone();
+    let err = plan
+        .pack_member(
+            m.member_index,
+            &Value::from([1.0f32, 2.0]),
+            &mut bytes,
+            &CTX,
+        )
+        .unwrap_err();
+    assert_eq!(bytes, snapshot);
+    assert_eq!(err.code(), "VGPU-SET-VALUE-INVALID");
+    let SetError::ValueInvalid {
+        path,
+        expected,
+        actual,
+        ..
+    } = &err
+    else {
+        panic!("{err}")
+    };
+    assert_eq!(
+        (&**path, &**expected, &**actual),
+        (
+            "$.color",
+            "vec3<f32> (3 f32 components)",
+            "2 f32 components"
+        )
+    );
+    let m = shader.resolve_member("count", "draw#7").unwrap();
+    let err = plan
+        .pack_member(m.member_index, &Value::F32(-2.0), &mut bytes, &CTX)
+        .unwrap_err();
+    let SetError::ValueInvalid { path, expected, .. } = &err else {
+        panic!("{err}")
+    };
+    assert_eq!(
+        (&**path, &**expected),
+        ("$.count", "an integer in 0..=4294967295 (u32)")
+    );
+    let err = plan
+        .pack_member(9, &Value::F32(1.0), &mut bytes, &CTX)
+        .unwrap_err();
+    assert_eq!(err.code(), "VGPU-SET-VALUE-INVALID");
+    assert_eq!(bytes, snapshot);
 }
