@@ -1,7 +1,7 @@
 //! # vgpu-core
 //!
 //! Everything vgpu knows without frames or caches: WGSL reflection with naga, host-shareable
-//! layouts, compiled write plans and strict packing of [`Value`](value::Value)s, bind-group-layout
+//! layouts, compiled write plans and strict packing of [`Value`]s, bind-group-layout
 //! descriptions, the device choke point ([`GpuContext`]) that feeds the [`Stats`] counters, and the
 //! error types with their stable `VGPU-…` codes.
 
