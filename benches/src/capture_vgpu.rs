@@ -55,12 +55,14 @@ impl StructCapture {
         let camera = gpu.uniforms(value! { view_projection: camera_matrix(0) })?;
         let mut list = Vec::with_capacity(draws);
         for i in 0..draws {
-            let draw = gpu.draw(&DrawDesc {
-                label: format!("object {i}").into(),
-                shader: shader.clone(),
-                vertex_count: 3,
-                ..Default::default()
-            })?;
+            let draw = gpu.draw(
+                &shader,
+                DrawDesc {
+                    label: format!("object {i}").into(),
+                    vertex_count: 3,
+                    ..Default::default()
+                },
+            )?;
             draw.set("frame", &camera)?;
             draw.set("object", value! { world: initial_world(i) })?;
             list.push(draw);
@@ -197,12 +199,14 @@ impl BufferCapture {
         for (k, camera) in cameras.iter().enumerate() {
             let mut list = Vec::with_capacity(draws);
             for (i, object) in objects.iter().enumerate() {
-                let draw = gpu.draw(&DrawDesc {
-                    label: format!("object {i} pass {k}").into(),
-                    shader: shader.clone(),
-                    vertex_count: 3,
-                    ..Default::default()
-                })?;
+                let draw = gpu.draw(
+                    &shader,
+                    DrawDesc {
+                        label: format!("object {i} pass {k}").into(),
+                        vertex_count: 3,
+                        ..Default::default()
+                    },
+                )?;
                 draw.set("frame", &camera.buffer)?;
                 draw.set("object", &object.buffer)?;
                 list.push(draw);

@@ -10,7 +10,6 @@ use std::time::Duration;
 
 pub mod capture;
 pub mod capture_raw;
-#[cfg(feature = "vgpu-modes")]
 pub mod capture_vgpu;
 
 /// The system allocator, counting every `alloc`, `alloc_zeroed` and `realloc` call (not frees)

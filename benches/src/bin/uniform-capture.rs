@@ -12,7 +12,6 @@ use std::process::ExitCode;
 
 use vgpu_benches::capture::{self, BenchError, Command, Config, FrameLoop, Mode, Report};
 use vgpu_benches::capture_raw::RawCapture;
-#[cfg(feature = "vgpu-modes")]
 use vgpu_benches::capture_vgpu;
 
 fn run(config: &Config) -> Result<Report, BenchError> {
@@ -30,28 +29,18 @@ fn run(config: &Config) -> Result<Report, BenchError> {
                 None,
             )?)
         }
-        #[cfg(feature = "vgpu-modes")]
         Mode::Struct => Box::new(capture_vgpu::StructCapture::new(
             capture_vgpu::gpu_for(config.backend)?,
             config.scenario,
             config.draws,
             config.passes,
         )?),
-        #[cfg(feature = "vgpu-modes")]
         Mode::Buffer => Box::new(capture_vgpu::BufferCapture::new(
             capture_vgpu::gpu_for(config.backend)?,
             config.scenario,
             config.draws,
             config.passes,
         )?),
-        #[cfg(not(feature = "vgpu-modes"))]
-        Mode::Struct | Mode::Buffer => {
-            return Err(format!(
-                "--mode {} is not in this build (enable feature `vgpu-modes` of vgpu-benches once the vgpu draw API exists); use --mode raw",
-                config.mode.name()
-            )
-            .into());
-        }
     };
     capture::measure(config, looper.as_mut())
 }

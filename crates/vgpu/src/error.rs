@@ -62,6 +62,33 @@ pub enum Error {
     /// Targets, read-back and images.
     #[error(transparent)]
     Target(#[from] TargetError),
+    /// User buffers.
+    #[error(transparent)]
+    Buffer(#[from] crate::buffer::BufferError),
+    /// WGSL parsing, validation, entry points and layouts.
+    #[error(transparent)]
+    Shader(#[from] vgpu_core::shader_error::ShaderError),
+    /// Values that do not fit their WGSL type, unknown names.
+    #[error(transparent)]
+    Set(#[from] vgpu_core::set_error::SetError),
+    /// Binding resources to draws and recording them.
+    #[error(transparent)]
+    Binding(#[from] BindingError),
+    /// Frames, passes, dispatches, bundles.
+    #[error(transparent)]
+    Frame(#[from] FrameError),
+}
+
+impl From<vgpu_uniforms::UniformsError> for Error {
+    fn from(e: vgpu_uniforms::UniformsError) -> Self {
+        Error::Binding(BindingError::Uniforms(e))
+    }
+}
+
+impl From<vgpu_bind::BindError> for Error {
+    fn from(e: vgpu_bind::BindError) -> Self {
+        Error::Binding(BindingError::Bind(e))
+    }
 }
 
 impl ErrorCode for Error {
@@ -69,6 +96,11 @@ impl ErrorCode for Error {
         match self {
             Error::Device(e) => e.code(),
             Error::Target(e) => e.code(),
+            Error::Buffer(e) => e.code(),
+            Error::Shader(e) => e.code(),
+            Error::Set(e) => e.code(),
+            Error::Binding(e) => e.code(),
+            Error::Frame(e) => e.code(),
         }
     }
 }
@@ -82,3 +114,191 @@ impl Error {
 
 /// `Result` with vgpu's [`Error`].
 pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+/// Errors of binding resources and values to draws, effects and computes, and of recording them.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum BindingError {
+    /// The binding was latched library-owned (a value or uniforms block) and is now given a
+    /// user-owned resource, or the reverse.
+    #[error(
+        "VGPU-SET-OWNERSHIP: {label:?}: binding `{binding}` is {current}; it cannot switch to {requested} (create another draw, or keep binding {current})"
+    )]
+    Ownership {
+        /// Draw label.
+        label: String,
+        /// WGSL binding name.
+        binding: String,
+        /// What the binding is latched to.
+        current: &'static str,
+        /// What was given.
+        requested: &'static str,
+    },
+    /// The resource does not fit the binding's kind (e.g. a sampler for a texture).
+    #[error("VGPU-SET-KIND: {label:?}: binding `{binding}` expects {expected}, got {actual}")]
+    Kind {
+        /// Draw label.
+        label: String,
+        /// WGSL binding name.
+        binding: String,
+        /// The reflected kind.
+        expected: String,
+        /// What was given.
+        actual: String,
+    },
+    /// A buffer range is out of bounds, misaligned, smaller than the type, or lacks a usage.
+    #[error(
+        "VGPU-SET-BUFFER-RANGE: {label:?}: binding `{binding}`: {what}: expected {expected}, got {actual}"
+    )]
+    BufferRange {
+        /// Draw label.
+        label: String,
+        /// WGSL binding name.
+        binding: String,
+        /// What is wrong.
+        what: &'static str,
+        /// What would be accepted.
+        expected: String,
+        /// What was given.
+        actual: String,
+    },
+    /// The resource was destroyed.
+    #[error("VGPU-SET-DESTROYED: {label:?}: binding `{binding}`: {resource} was destroyed")]
+    Destroyed {
+        /// Draw label.
+        label: String,
+        /// WGSL binding name.
+        binding: String,
+        /// The destroyed resource.
+        resource: String,
+    },
+    /// A uniforms block already adopted a layout that differs from this binding's type.
+    #[error(
+        "VGPU-SET-LAYOUT-MISMATCH: {label:?}: binding `{binding}` has type {expected}; uniforms block {block:?} has layout {actual}"
+    )]
+    LayoutMismatch {
+        /// Draw label.
+        label: String,
+        /// WGSL binding name.
+        binding: String,
+        /// The block label.
+        block: String,
+        /// The binding's type.
+        expected: String,
+        /// The block's adopted type.
+        actual: String,
+    },
+    /// A draw was recorded with a binding never set.
+    #[error(
+        "VGPU-DRAW-UNSET-BINDING: {label:?}: binding `{binding}` (group {group}, binding {index}) was never set; call set(\"{binding}\", …) before recording"
+    )]
+    Unset {
+        /// Draw label.
+        label: String,
+        /// WGSL binding name.
+        binding: String,
+        /// Group number.
+        group: u32,
+        /// Binding number.
+        index: u32,
+    },
+    /// A vertex or index buffer description does not match the shader's vertex inputs.
+    #[error("VGPU-DRAW-VERTEX-LAYOUT: {label:?}: {what}: expected {expected}, got {actual}")]
+    VertexLayout {
+        /// Draw label.
+        label: String,
+        /// What is wrong.
+        what: String,
+        /// What the shader needs.
+        expected: String,
+        /// What was given.
+        actual: String,
+    },
+    /// The uniforms block or value could not be captured (engine error).
+    #[error(transparent)]
+    Uniforms(#[from] vgpu_uniforms::UniformsError),
+    /// Bind-group creation or lookup failed.
+    #[error(transparent)]
+    Bind(#[from] vgpu_bind::BindError),
+}
+
+impl ErrorCode for BindingError {
+    fn code(&self) -> &'static str {
+        match self {
+            BindingError::Ownership { .. } => "VGPU-SET-OWNERSHIP",
+            BindingError::Kind { .. } => "VGPU-SET-KIND",
+            BindingError::BufferRange { .. } => "VGPU-SET-BUFFER-RANGE",
+            BindingError::Destroyed { .. } => "VGPU-SET-DESTROYED",
+            BindingError::LayoutMismatch { .. } => "VGPU-SET-LAYOUT-MISMATCH",
+            BindingError::Unset { .. } => "VGPU-DRAW-UNSET-BINDING",
+            BindingError::VertexLayout { .. } => "VGPU-DRAW-VERTEX-LAYOUT",
+            BindingError::Uniforms(e) => e.code(),
+            BindingError::Bind(e) => e.code(),
+        }
+    }
+}
+
+/// Errors of frames, passes, dispatches and bundles.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum FrameError {
+    /// A frame was begun while another is open on the same `Gpu`.
+    #[error(
+        "VGPU-FRAME-ALREADY-OPEN: a frame is already open on this Gpu; submit or cancel it first"
+    )]
+    AlreadyOpen,
+    /// A dispatch exceeds `max_compute_workgroups_per_dimension`.
+    #[error(
+        "VGPU-DISPATCH-LIMIT: {label:?}: dispatch {actual:?} workgroups; expected at most {expected} per dimension"
+    )]
+    DispatchLimit {
+        /// Compute label.
+        label: String,
+        /// The device limit.
+        expected: u32,
+        /// The dispatch size.
+        actual: [u32; 3],
+    },
+    /// A bundle was recorded for another target signature than the pass's.
+    #[error(
+        "VGPU-BUNDLE-SIGNATURE: bundle {label:?} was recorded for {expected:?}, the pass renders to {actual:?}"
+    )]
+    BundleSignature {
+        /// Bundle label.
+        label: String,
+        /// The bundle's signature.
+        expected: crate::TargetSignature,
+        /// The pass's.
+        actual: crate::TargetSignature,
+    },
+    /// A bundle's recorded resources were destroyed or rebound since it was recorded.
+    #[error("VGPU-BUNDLE-STALE: bundle {label:?}: draw {draw:?} {reason}; record the bundle again")]
+    BundleStale {
+        /// Bundle label.
+        label: String,
+        /// The draw whose bindings changed.
+        draw: String,
+        /// What changed.
+        reason: String,
+    },
+    /// Too many timed passes in one frame.
+    #[error("VGPU-FRAME-PASS-LIMIT: a frame holds at most {expected} passes, got {actual}")]
+    PassLimit {
+        /// The limit.
+        expected: usize,
+        /// Passes asked for.
+        actual: usize,
+    },
+}
+
+impl ErrorCode for FrameError {
+    fn code(&self) -> &'static str {
+        match self {
+            FrameError::AlreadyOpen => "VGPU-FRAME-ALREADY-OPEN",
+            FrameError::DispatchLimit { .. } => "VGPU-DISPATCH-LIMIT",
+            FrameError::BundleSignature { .. } => "VGPU-BUNDLE-SIGNATURE",
+            FrameError::BundleStale { .. } => "VGPU-BUNDLE-STALE",
+            FrameError::PassLimit { .. } => "VGPU-FRAME-PASS-LIMIT",
+        }
+    }
+}

@@ -1,10 +1,23 @@
 //! [`Gpu`]: the headless device and everything the framework keeps per device.
 
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
+use std::collections::VecDeque;
+
+use ahash::AHashMap;
+use slotmap::{SecondaryMap, SlotMap};
+use vgpu_bind::{BindingStore, ResourceKey};
+use vgpu_uniforms::{BufferKey, EngineConfig, OwnerKey, UniformEngine};
+
+use crate::draw::{OpKey, OpState};
+use crate::pipeline::PipelineKey;
+use crate::program::{Program, ProgramKey};
+use crate::timing::GpuTimer;
+use crate::uniforms::BlockState;
 use vgpu_core::{BackendChoice, ContextOptions, GpuContext, StatsSnapshot, UncapturedError};
 
 use crate::error::Result;
+use crate::texture::{Sampler, SamplerDesc};
 
 /// How to create a [`Gpu`]. `Default` reads nothing from the environment: see
 /// [`GpuOptions::from_env`].
@@ -64,10 +77,124 @@ impl GpuOptions {
     }
 }
 
-/// A headless GPU device with vgpu's caches and counters. Cheap to clone (an `Arc`).
-#[derive(Clone, Debug)]
+/// A headless GPU device with vgpu's caches and counters. Cheap to clone (two `Arc`s).
+///
+/// All handles created from a `Gpu` (draws, uniforms blocks, buffers, targets) share its state.
+/// Every method takes `&self`; internal state sits behind one mutex taken for the duration of a
+/// single call (a `set`, a recorded draw), never across user code.
+#[derive(Clone)]
 pub struct Gpu {
     pub(crate) ctx: Arc<GpuContext>,
+    pub(crate) shared: Arc<Shared>,
+}
+
+impl std::fmt::Debug for Gpu {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Gpu")
+            .field("ctx", &self.ctx)
+            .finish_non_exhaustive()
+    }
+}
+
+/// State shared by a `Gpu` and every handle it created.
+pub(crate) struct Shared {
+    pub(crate) state: Mutex<State>,
+}
+
+impl Shared {
+    /// Locks the state. A poisoned lock (a panic while it was held) is recovered: every mutation
+    /// of the state is completed or rolled back before user code can run.
+    #[inline]
+    pub(crate) fn lock(&self) -> StateGuard<'_> {
+        StateGuard {
+            guard: Some(self.state.lock().unwrap_or_else(PoisonError::into_inner)),
+        }
+    }
+}
+
+/// The locked state. Handles released while it is held (a uniforms block or buffer whose last
+/// binding went away) are dropped after the lock is released, since their own `Drop` locks it.
+pub(crate) struct StateGuard<'a> {
+    guard: Option<MutexGuard<'a, State>>,
+}
+
+impl std::ops::Deref for StateGuard<'_> {
+    type Target = State;
+    #[inline]
+    fn deref(&self) -> &State {
+        self.guard
+            .as_deref()
+            .unwrap_or_else(|| unreachable!("the guard is only taken in drop"))
+    }
+}
+
+impl std::ops::DerefMut for StateGuard<'_> {
+    #[inline]
+    fn deref_mut(&mut self) -> &mut State {
+        self.guard
+            .as_deref_mut()
+            .unwrap_or_else(|| unreachable!("the guard is only taken in drop"))
+    }
+}
+
+impl Drop for StateGuard<'_> {
+    #[inline]
+    fn drop(&mut self) {
+        let deferred = self.guard.as_mut().map(|g| std::mem::take(&mut g.deferred));
+        drop(self.guard.take());
+        drop(deferred);
+    }
+}
+
+/// Everything vgpu caches per device.
+pub(crate) struct State {
+    pub(crate) ctx: Arc<GpuContext>,
+    pub(crate) engine: UniformEngine,
+    pub(crate) bind: BindingStore,
+    pub(crate) samplers: AHashMap<SamplerDesc, Sampler>,
+    pub(crate) ops: SlotMap<OpKey, OpState>,
+    pub(crate) programs: AHashMap<ProgramKey, Arc<Program>>,
+    pub(crate) pipelines: AHashMap<PipelineKey, (u64, wgpu::RenderPipeline)>,
+    pub(crate) compute_pipelines: AHashMap<u64, (u64, wgpu::ComputePipeline)>,
+    pub(crate) blocks: SecondaryMap<OwnerKey, BlockState>,
+    /// Registry keys of the capture engine's page and storage buffers.
+    pub(crate) page_res: AHashMap<BufferKey, ResourceKey>,
+    /// How many bindings use each user resource.
+    pub(crate) res_refs: AHashMap<ResourceKey, u32>,
+    /// User resources no binding uses any more, oldest first.
+    pub(crate) idle_resources: VecDeque<ResourceKey>,
+    pub(crate) frame_index: u64,
+    pub(crate) gpu_timing: bool,
+    pub(crate) timer: Option<GpuTimer>,
+    pub(crate) gpu_times: Option<(u64, Vec<(String, std::time::Duration)>)>,
+    /// Released slots whose handles must be dropped after the lock (see [`StateGuard`]).
+    pub(crate) deferred: Vec<crate::draw::Slot>,
+    next_id: u64,
+}
+
+impl State {
+    /// A fresh id for programs and pipelines (never 0, never reused).
+    pub(crate) fn next_id(&mut self) -> u64 {
+        self.next_id += 1;
+        self.next_id
+    }
+
+    /// End-of-submission housekeeping: drop bind groups evicted during the frame, and unregister
+    /// engine buffers released by it (evicting exactly the bind groups that used them).
+    pub(crate) fn after_submission(&mut self) {
+        let State {
+            engine,
+            bind,
+            page_res,
+            ..
+        } = self;
+        for released in engine.drain_released() {
+            if let Some(res) = page_res.remove(&released) {
+                bind.destroy(res);
+            }
+        }
+        bind.release_retired();
+    }
 }
 
 impl Gpu {
@@ -94,7 +221,37 @@ impl Gpu {
 
     /// Wraps an existing context (shares its counters).
     pub fn from_context(ctx: Arc<GpuContext>) -> Gpu {
-        Gpu { ctx }
+        let state = State {
+            ctx: ctx.clone(),
+            engine: UniformEngine::new(ctx.clone(), EngineConfig::default()),
+            bind: BindingStore::new(ctx.clone()),
+            samplers: AHashMap::default(),
+            ops: SlotMap::with_key(),
+            programs: AHashMap::default(),
+            pipelines: AHashMap::default(),
+            compute_pipelines: AHashMap::default(),
+            blocks: SecondaryMap::new(),
+            page_res: AHashMap::default(),
+            res_refs: AHashMap::default(),
+            idle_resources: VecDeque::new(),
+            frame_index: 0,
+            gpu_timing: true,
+            timer: None,
+            gpu_times: None,
+            deferred: Vec::new(),
+            next_id: 0,
+        };
+        Gpu {
+            shared: Arc::new(Shared {
+                state: Mutex::new(state),
+            }),
+            ctx,
+        }
+    }
+
+    #[inline]
+    pub(crate) fn lock_state(&self) -> Result<StateGuard<'_>> {
+        Ok(self.shared.lock())
     }
 
     /// The device choke point: raw device and queue, limits, counters.
@@ -135,6 +292,22 @@ impl Gpu {
     pub fn on_uncaptured_error(&self, callback: impl Fn(&UncapturedError) + Send + Sync + 'static) {
         self.ctx.on_uncaptured_error(callback);
     }
+    /// Turns per-pass GPU timing (timestamp queries, read back a frame or two late) on or off.
+    /// On by default where the adapter supports timestamp queries.
+    pub fn set_gpu_timing(&self, enabled: bool) {
+        self.shared.lock().gpu_timing = enabled;
+    }
+
+    /// Live entries of the bind-group cache.
+    pub fn cached_bind_groups(&self) -> usize {
+        self.shared.lock().bind.len()
+    }
+
+    /// Gauges of the capture engine (owners, pages, slots).
+    pub fn uniform_gauges(&self) -> vgpu_uniforms::EngineGauges {
+        self.shared.lock().engine.gauges()
+    }
+
     /// Blocks until all submitted GPU work is done.
     pub fn wait_idle(&self) -> Result<()> {
         Ok(self.ctx.wait_idle()?)

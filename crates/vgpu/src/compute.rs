@@ -1,0 +1,93 @@
+//! [`Compute`]: a compute entry point with bindings set by WGSL name, dispatched in compute
+//! passes (`f.compute_pass(|c| c.dispatch(&k, x, y, z))`).
+
+use std::sync::Arc;
+
+use crate::bind::Bind;
+use crate::draw::OpHandle;
+use crate::error::Result;
+use crate::gpu::Gpu;
+use crate::program::Stages;
+use crate::shader::Shader;
+
+/// Describes a [`Compute`]. `Default`: label "compute", entry point `cs_main` or the only
+/// compute entry point.
+#[derive(Clone, Debug)]
+pub struct ComputeDesc {
+    /// Label used in errors.
+    pub label: String,
+    /// Entry point; `None` = `cs_main` or the only compute entry point.
+    pub entry_point: Option<String>,
+}
+
+impl Default for ComputeDesc {
+    fn default() -> Self {
+        ComputeDesc {
+            label: "compute".to_owned(),
+            entry_point: None,
+        }
+    }
+}
+
+/// A compute operation. Cheap to clone (an `Arc`).
+#[derive(Clone)]
+pub struct Compute {
+    pub(crate) inner: Arc<OpHandle>,
+}
+
+impl std::fmt::Debug for Compute {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Compute")
+            .field("label", &self.label())
+            .finish_non_exhaustive()
+    }
+}
+
+impl Gpu {
+    /// A compute operation of `shader`.
+    pub fn compute(&self, shader: &Shader, desc: ComputeDesc) -> Result<Compute> {
+        let entry = shader
+            .reflection()
+            .entry_point(vgpu_core::Stage::Compute, desc.entry_point.as_deref())?
+            .name
+            .clone();
+        let mut st = self.shared.lock();
+        let program = st.program(shader, Stages::Compute { cs: entry })?;
+        let (key, label, program) = st.insert_op(&desc.label, program, None);
+        drop(st);
+        Ok(Compute {
+            inner: Arc::new(OpHandle {
+                gpu: self.clone(),
+                key,
+                label,
+                program,
+            }),
+        })
+    }
+}
+
+impl Compute {
+    /// The label.
+    pub fn label(&self) -> &str {
+        &self.inner.label
+    }
+    /// The workgroup size declared by the entry point.
+    pub fn workgroup_size(&self) -> [u32; 3] {
+        self.inner.program.workgroup_size
+    }
+    /// Sets one binding by WGSL name; see [`Draw::set`](crate::Draw::set).
+    pub fn set<'a>(&self, name: &str, value: impl Into<Bind<'a>>) -> Result<()> {
+        let mut st = self.inner.gpu.shared.lock();
+        st.set_binding(self.inner.key, name, value.into())
+    }
+    /// Sets a binding from a typed `bytemuck::Pod` value.
+    pub fn set_pod<T: bytemuck::Pod>(&self, name: &str, value: &T) -> Result<()> {
+        self.set(name, Bind::Pod(bytemuck::bytes_of(value)))
+    }
+    /// Sets several bindings atomically.
+    pub fn set_all<'a>(&self, values: impl IntoIterator<Item = (&'a str, Bind<'a>)>) -> Result<()> {
+        let values: Vec<(&str, Bind<'_>)> = values.into_iter().collect();
+        let mut st = self.inner.gpu.shared.lock();
+        st.set_bindings_atomic(self.inner.key, &values)
+    }
+}

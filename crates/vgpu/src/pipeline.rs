@@ -1,0 +1,155 @@
+//! Render and compute pipelines, cached per (program, render state, target signature) and shared
+//! by every operation with the same shader and state.
+
+use std::sync::Arc;
+
+use crate::draw::{OpKey, RenderStateKey};
+use crate::error::{BindingError, Result};
+use crate::gpu::State;
+use crate::target::TargetSignature;
+
+/// Key of the render pipeline cache.
+pub(crate) type PipelineKey = (u64, Arc<RenderStateKey>, TargetSignature);
+
+impl State {
+    /// The pipeline of operation `key` for `sig`: from the operation's memo, the shared cache, or
+    /// created. Stores it in the operation's memo and returns its id.
+    pub(crate) fn render_pipeline(&mut self, key: OpKey, sig: TargetSignature) -> Result<u64> {
+        let Some(op) = self.ops.get(key) else {
+            return Ok(0);
+        };
+        let Some(render) = op.render.as_ref() else {
+            return Ok(0);
+        };
+        let program = op.program.clone();
+        let cache_key: PipelineKey = (program.id, render.state_key.clone(), sig);
+        if let Some((id, p)) = self.pipelines.get(&cache_key) {
+            let (id, p) = (*id, p.clone());
+            if let Some(r) = self.ops.get_mut(key).and_then(|o| o.render.as_mut()) {
+                r.pipeline_memo = Some((sig, id, p));
+            }
+            return Ok(id);
+        }
+        let state = render.state_key.clone();
+        let label = op.label.clone();
+        let crate::program::Stages::Render { vs, fs } = &program.stages else {
+            return Ok(0);
+        };
+        if fs.is_some() && sig.color.is_some() && program.fragment_outputs == 0 {
+            return Err(BindingError::VertexLayout {
+                label: label.to_string(),
+                what: "fragment outputs".to_owned(),
+                expected: "an @location(0) output for the target's color attachment".to_owned(),
+                actual: "none".to_owned(),
+            }
+            .into());
+        }
+        let module = program.shader.module(&self.ctx)?;
+        let buffers: Vec<Option<wgpu::VertexBufferLayout<'_>>> = state
+            .vertex_layouts
+            .iter()
+            .map(|(stride, step, attrs)| {
+                Some(wgpu::VertexBufferLayout {
+                    array_stride: *stride,
+                    step_mode: *step,
+                    attributes: attrs,
+                })
+            })
+            .collect();
+        let targets = [sig.color.map(|format| wgpu::ColorTargetState {
+            format,
+            blend: state.blend,
+            write_mask: state.write_mask,
+        })];
+        let depth_stencil = sig.depth.map(|format| wgpu::DepthStencilState {
+            format,
+            depth_write_enabled: Some(state.depth.write),
+            depth_compare: Some(state.depth.compare),
+            stencil: Default::default(),
+            bias: wgpu::DepthBiasState {
+                constant: state.depth.bias,
+                slope_scale: f32::from_bits(state.depth.bias_slope_scale_bits),
+                clamp: 0.0,
+            },
+        });
+        let pipeline = self
+            .ctx
+            .create_render_pipeline(&wgpu::RenderPipelineDescriptor {
+                label: Some(&label),
+                layout: Some(&program.pipeline_layout),
+                vertex: wgpu::VertexState {
+                    module,
+                    entry_point: Some(vs),
+                    compilation_options: Default::default(),
+                    buffers: &buffers,
+                },
+                fragment: fs.as_ref().map(|fs| wgpu::FragmentState {
+                    module,
+                    entry_point: Some(fs),
+                    compilation_options: Default::default(),
+                    targets: if sig.color.is_some() { &targets } else { &[] },
+                }),
+                primitive: wgpu::PrimitiveState {
+                    topology: state.topology,
+                    strip_index_format: state.strip_index_format,
+                    front_face: state.front_face,
+                    cull_mode: state.cull_mode,
+                    ..Default::default()
+                },
+                depth_stencil,
+                multisample: wgpu::MultisampleState {
+                    count: sig.samples,
+                    mask: !0,
+                    alpha_to_coverage_enabled: state.alpha_to_coverage,
+                },
+                multiview_mask: None,
+                cache: None,
+            })?;
+        let id = self.next_id();
+        self.pipelines.insert(cache_key, (id, pipeline.clone()));
+        if let Some(r) = self.ops.get_mut(key).and_then(|o| o.render.as_mut()) {
+            r.pipeline_memo = Some((sig, id, pipeline));
+        }
+        Ok(id)
+    }
+
+    /// The compute pipeline of operation `key` (memoized per operation, cached per program).
+    pub(crate) fn compute_pipeline(
+        &mut self,
+        key: OpKey,
+    ) -> Result<Option<(u64, wgpu::ComputePipeline)>> {
+        let Some(op) = self.ops.get(key) else {
+            return Ok(None);
+        };
+        if let Some(m) = &op.compute_memo {
+            return Ok(Some(m.clone()));
+        }
+        let program = op.program.clone();
+        let crate::program::Stages::Compute { cs } = &program.stages else {
+            return Ok(None);
+        };
+        let entry = match self.compute_pipelines.get(&program.id) {
+            Some(e) => e.clone(),
+            None => {
+                let module = program.shader.module(&self.ctx)?;
+                let p = self
+                    .ctx
+                    .create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
+                        label: Some(program.shader.label()),
+                        layout: Some(&program.pipeline_layout),
+                        module,
+                        entry_point: Some(cs),
+                        compilation_options: Default::default(),
+                        cache: None,
+                    })?;
+                let e = (self.next_id(), p);
+                self.compute_pipelines.insert(program.id, e.clone());
+                e
+            }
+        };
+        if let Some(op) = self.ops.get_mut(key) {
+            op.compute_memo = Some(entry.clone());
+        }
+        Ok(Some(entry))
+    }
+}

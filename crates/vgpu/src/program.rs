@@ -1,0 +1,178 @@
+//! Programs: a shader plus its entry points, with explicit bind-group layouts (registered in the
+//! bind-group cache) and a pipeline layout. Cached per (shader, entry points) so draws that share
+//! a shader share layouts, bind groups and pipelines.
+
+use std::sync::Arc;
+
+use smallvec::SmallVec;
+use vgpu_bind::LayoutKey;
+use vgpu_core::reflect::{BindingKind, EntryPointInfo, Stage};
+
+use crate::error::Result;
+use crate::gpu::State;
+use crate::shader::Shader;
+
+/// One binding used by a program's entry points.
+#[derive(Debug)]
+pub(crate) struct ProgramBinding {
+    /// Index in `shader.reflection().bindings()`.
+    pub(crate) info: usize,
+    pub(crate) name: Arc<str>,
+    pub(crate) group: u32,
+    pub(crate) binding: u32,
+    pub(crate) kind: BindingKind,
+    /// Bound with a dynamic offset (library-owned uniform values move between slots).
+    pub(crate) dynamic: bool,
+    /// Size the binding is bound with when library-owned (the type's size; for runtime arrays,
+    /// the fixed part plus one element).
+    pub(crate) min_size: u64,
+}
+
+/// One bind group of a program.
+#[derive(Debug)]
+pub(crate) struct ProgramGroup {
+    pub(crate) layout_key: LayoutKey,
+    /// Range of `Program::bindings` in this group (sorted by binding number).
+    pub(crate) first: usize,
+    pub(crate) len: usize,
+}
+
+/// Which pipeline a program builds.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub(crate) enum Stages {
+    Render { vs: String, fs: Option<String> },
+    Compute { cs: String },
+}
+
+/// A shader with chosen entry points and its layouts.
+#[derive(Debug)]
+pub(crate) struct Program {
+    pub(crate) id: u64,
+    pub(crate) shader: Shader,
+    pub(crate) stages: Stages,
+    pub(crate) bindings: Vec<ProgramBinding>,
+    pub(crate) groups: SmallVec<[ProgramGroup; 4]>,
+    pub(crate) pipeline_layout: wgpu::PipelineLayout,
+    /// Vertex inputs of the vertex entry point.
+    pub(crate) vertex_inputs: Vec<vgpu_core::reflect::VertexInput>,
+    /// Number of fragment outputs (color targets written).
+    pub(crate) fragment_outputs: usize,
+    pub(crate) workgroup_size: [u32; 3],
+}
+
+impl Program {
+    /// Index of the binding named `name`.
+    pub(crate) fn binding_index(&self, name: &str) -> Option<usize> {
+        self.bindings.iter().position(|b| &*b.name == name)
+    }
+}
+
+/// Key of the program cache.
+pub(crate) type ProgramKey = (u64, Stages);
+
+impl State {
+    /// The program of `shader` with `stages`, created (layouts included) on first use.
+    pub(crate) fn program(&mut self, shader: &Shader, stages: Stages) -> Result<Arc<Program>> {
+        let key: ProgramKey = (shader.inner.id, stages);
+        if let Some(p) = self.programs.get(&key) {
+            return Ok(p.clone());
+        }
+        let stages = key.1.clone();
+        let refl = shader.reflection();
+        let mut entries: SmallVec<[&EntryPointInfo; 2]> = SmallVec::new();
+        match &stages {
+            Stages::Render { vs, fs } => {
+                entries.push(refl.entry_point(Stage::Vertex, Some(vs))?);
+                if let Some(fs) = fs {
+                    entries.push(refl.entry_point(Stage::Fragment, Some(fs))?);
+                }
+            }
+            Stages::Compute { cs } => entries.push(refl.entry_point(Stage::Compute, Some(cs))?),
+        }
+        // Library-owned uniform values use dynamic offsets, up to the device limit; past it,
+        // static groups per slot (still cached).
+        let limit = self
+            .ctx
+            .limits()
+            .max_dynamic_uniform_buffers_per_pipeline_layout as usize;
+        let mut uniforms: Vec<(u32, u32)> = entries
+            .iter()
+            .flat_map(|e| refl.entry_point_bindings(e))
+            .filter(|b| b.kind == BindingKind::UniformBuffer)
+            .map(|b| (b.group, b.binding))
+            .collect();
+        uniforms.sort_unstable();
+        uniforms.dedup();
+        uniforms.truncate(limit);
+        let desc = refl.pipeline_layout(&entries, |b| {
+            b.kind == BindingKind::UniformBuffer
+                && uniforms.binary_search(&(b.group, b.binding)).is_ok()
+        })?;
+        let mut bindings = Vec::new();
+        let mut groups = SmallVec::new();
+        let mut layouts = Vec::new();
+        for g in &desc.groups {
+            let first = bindings.len();
+            for e in &g.entries {
+                let info = refl.binding_index(&e.name).unwrap_or_default();
+                let min_size = refl
+                    .bindings()
+                    .get(info)
+                    .and_then(|b| b.min_binding_size())
+                    .map_or(0, |s| s.get());
+                bindings.push(ProgramBinding {
+                    info,
+                    name: Arc::from(e.name.as_str()),
+                    group: g.group,
+                    binding: e.binding,
+                    kind: e.kind,
+                    dynamic: e.has_dynamic_offset,
+                    min_size,
+                });
+            }
+            let wgpu_entries = g.wgpu_entries();
+            let label = format!("{} group {}", shader.label(), g.group);
+            let layout_key = self.bind.create_layout(&wgpu_entries, &label)?;
+            layouts.push(layout_key);
+            groups.push(ProgramGroup {
+                layout_key,
+                first,
+                len: g.entries.len(),
+            });
+        }
+        let raw_layouts: Vec<Option<&wgpu::BindGroupLayout>> = layouts
+            .iter()
+            .map(|&k| self.bind.registry().layout(k))
+            .collect();
+        let pipeline_layout = self
+            .ctx
+            .create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
+                label: Some(shader.label()),
+                bind_group_layouts: &raw_layouts,
+                immediate_size: 0,
+            })?;
+        let (vertex_inputs, fragment_outputs, workgroup_size) = {
+            let vs = entries.iter().find(|e| e.stage == Stage::Vertex);
+            let fs = entries.iter().find(|e| e.stage == Stage::Fragment);
+            let cs = entries.iter().find(|e| e.stage == Stage::Compute);
+            (
+                vs.map(|e| e.vertex_inputs.clone()).unwrap_or_default(),
+                fs.map_or(0, |e| e.fragment_outputs.len()),
+                cs.map_or([1, 1, 1], |e| e.workgroup_size),
+            )
+        };
+        let program = Arc::new(Program {
+            id: self.next_id(),
+            shader: shader.clone(),
+            stages,
+            bindings,
+            groups,
+            pipeline_layout,
+            vertex_inputs,
+            fragment_outputs,
+            workgroup_size,
+        });
+        self.programs.insert(key, program.clone());
+        Ok(program)
+    }
+}

@@ -1,0 +1,245 @@
+//! Sampled textures and samplers (samplers are cached by descriptor).
+
+use std::sync::Arc;
+
+use crate::error::{Result, TargetError};
+use crate::gpu::Gpu;
+
+/// Describes a 2D [`Texture`]. `Default`: 1×1 `Rgba8Unorm`, one mip level.
+#[derive(Clone, Debug)]
+pub struct TextureDesc {
+    /// Label used in errors and wgpu messages.
+    pub label: String,
+    /// Width in texels.
+    pub width: u32,
+    /// Height in texels.
+    pub height: u32,
+    /// Texel format.
+    pub format: wgpu::TextureFormat,
+    /// Extra usages beyond `TEXTURE_BINDING | COPY_DST | COPY_SRC` (e.g. `STORAGE_BINDING`).
+    pub usage: wgpu::TextureUsages,
+}
+
+impl Default for TextureDesc {
+    fn default() -> Self {
+        TextureDesc {
+            label: "texture".to_owned(),
+            width: 1,
+            height: 1,
+            format: wgpu::TextureFormat::Rgba8Unorm,
+            usage: wgpu::TextureUsages::empty(),
+        }
+    }
+}
+
+#[derive(Debug)]
+pub(crate) struct TextureInner {
+    pub(crate) texture: wgpu::Texture,
+    pub(crate) view: wgpu::TextureView,
+    pub(crate) label: String,
+}
+
+/// A sampled (or storage) 2D texture. Cheap to clone (an `Arc`).
+#[derive(Clone, Debug)]
+pub struct Texture {
+    pub(crate) inner: Arc<TextureInner>,
+}
+
+impl Gpu {
+    /// A 2D texture, zero-initialized.
+    pub fn texture(&self, desc: &TextureDesc) -> Result<Texture> {
+        let max = self.ctx.limits().max_texture_dimension_2d;
+        if desc.width == 0 || desc.height == 0 || desc.width > max || desc.height > max {
+            return Err(TargetError::Size {
+                label: desc.label.clone(),
+                actual: (desc.width, desc.height),
+                max,
+            }
+            .into());
+        }
+        let texture = self.ctx.create_texture(&wgpu::TextureDescriptor {
+            label: Some(&desc.label),
+            size: wgpu::Extent3d {
+                width: desc.width,
+                height: desc.height,
+                depth_or_array_layers: 1,
+            },
+            mip_level_count: 1,
+            sample_count: 1,
+            dimension: wgpu::TextureDimension::D2,
+            format: desc.format,
+            usage: wgpu::TextureUsages::TEXTURE_BINDING
+                | wgpu::TextureUsages::COPY_DST
+                | wgpu::TextureUsages::COPY_SRC
+                | desc.usage,
+            view_formats: &[],
+        })?;
+        let view = texture.create_view(&Default::default());
+        Ok(Texture {
+            inner: Arc::new(TextureInner {
+                texture,
+                view,
+                label: desc.label.clone(),
+            }),
+        })
+    }
+
+    /// A 2D texture holding `data` (tightly packed rows of `width` texels).
+    pub fn texture_with_data(&self, desc: &TextureDesc, data: &[u8]) -> Result<Texture> {
+        let texture = self.texture(desc)?;
+        texture.write(self, data)?;
+        Ok(texture)
+    }
+
+    /// A sampler. Equal descriptors return the same cached sampler (no new wgpu object).
+    pub fn sampler(&self, desc: &SamplerDesc) -> Result<Sampler> {
+        let mut state = self.lock_state()?;
+        if let Some(s) = state.samplers.get(desc) {
+            return Ok(s.clone());
+        }
+        let sampler = self.ctx.create_sampler(&wgpu::SamplerDescriptor {
+            label: Some("vgpu sampler"),
+            address_mode_u: desc.address_mode,
+            address_mode_v: desc.address_mode,
+            address_mode_w: desc.address_mode,
+            mag_filter: desc.mag_filter,
+            min_filter: desc.min_filter,
+            mipmap_filter: desc.mipmap_filter,
+            compare: desc.compare,
+            ..Default::default()
+        })?;
+        let s = Sampler {
+            inner: Arc::new(SamplerInner {
+                sampler,
+                desc: *desc,
+            }),
+        };
+        state.samplers.insert(*desc, s.clone());
+        Ok(s)
+    }
+}
+
+impl Texture {
+    /// The label.
+    pub fn label(&self) -> &str {
+        &self.inner.label
+    }
+    /// `(width, height)`.
+    pub fn size(&self) -> (u32, u32) {
+        (self.inner.texture.width(), self.inner.texture.height())
+    }
+    /// The texel format.
+    pub fn format(&self) -> wgpu::TextureFormat {
+        self.inner.texture.format()
+    }
+    /// The raw texture.
+    pub fn raw(&self) -> &wgpu::Texture {
+        &self.inner.texture
+    }
+    /// The default view (what binding the texture binds).
+    pub fn view(&self) -> &wgpu::TextureView {
+        &self.inner.view
+    }
+
+    /// Replaces the whole texture's contents with `data` (tightly packed rows).
+    pub fn write(&self, gpu: &Gpu, data: &[u8]) -> Result<()> {
+        let (w, h) = self.size();
+        let block = self.format().block_copy_size(None).unwrap_or(0);
+        let expected = u64::from(w) * u64::from(h) * u64::from(block);
+        if block == 0 || data.len() as u64 != expected {
+            return Err(crate::buffer::BufferError::Range {
+                label: self.inner.label.clone(),
+                what: "texture data length",
+                expected: format!("{expected} bytes ({w}x{h} texels of {block} bytes)"),
+                actual: format!("{} bytes", data.len()),
+            }
+            .into());
+        }
+        gpu.ctx.stats().write_calls.bump();
+        gpu.ctx.stats().bytes_uploaded.add(expected);
+        gpu.queue().write_texture(
+            self.inner.texture.as_image_copy(),
+            data,
+            wgpu::TexelCopyBufferLayout {
+                offset: 0,
+                bytes_per_row: Some(w * block),
+                rows_per_image: Some(h),
+            },
+            wgpu::Extent3d {
+                width: w,
+                height: h,
+                depth_or_array_layers: 1,
+            },
+        );
+        Ok(())
+    }
+}
+
+/// Describes a [`Sampler`]; hashable so samplers are cached by descriptor. `Default`: clamp to
+/// edge, linear filtering, no comparison.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct SamplerDesc {
+    /// Address mode for u, v and w.
+    pub address_mode: wgpu::AddressMode,
+    /// Magnification filter.
+    pub mag_filter: wgpu::FilterMode,
+    /// Minification filter.
+    pub min_filter: wgpu::FilterMode,
+    /// Mipmap filter.
+    pub mipmap_filter: wgpu::MipmapFilterMode,
+    /// Comparison function, for `sampler_comparison` (shadow maps).
+    pub compare: Option<wgpu::CompareFunction>,
+}
+
+impl Default for SamplerDesc {
+    fn default() -> Self {
+        SamplerDesc {
+            address_mode: wgpu::AddressMode::ClampToEdge,
+            mag_filter: wgpu::FilterMode::Linear,
+            min_filter: wgpu::FilterMode::Linear,
+            mipmap_filter: wgpu::MipmapFilterMode::Nearest,
+            compare: None,
+        }
+    }
+}
+
+impl SamplerDesc {
+    /// Nearest filtering.
+    pub fn nearest() -> Self {
+        SamplerDesc {
+            mag_filter: wgpu::FilterMode::Nearest,
+            min_filter: wgpu::FilterMode::Nearest,
+            ..Default::default()
+        }
+    }
+    /// A comparison sampler for shadow maps (`LessEqual`, linear).
+    pub fn shadow() -> Self {
+        SamplerDesc {
+            compare: Some(wgpu::CompareFunction::LessEqual),
+            ..Default::default()
+        }
+    }
+}
+
+#[derive(Debug)]
+pub(crate) struct SamplerInner {
+    pub(crate) sampler: wgpu::Sampler,
+    pub(crate) desc: SamplerDesc,
+}
+
+/// A sampler. Cheap to clone (an `Arc`).
+#[derive(Clone, Debug)]
+pub struct Sampler {
+    pub(crate) inner: Arc<SamplerInner>,
+}
+
+impl Sampler {
+    /// The raw sampler.
+    pub fn raw(&self) -> &wgpu::Sampler {
+        &self.inner.sampler
+    }
+    /// The descriptor it was created from.
+    pub fn desc(&self) -> SamplerDesc {
+        self.inner.desc
+    }
+}
