@@ -60,7 +60,7 @@ pub fn render(gpu: &Gpu, size: u32) -> Result<Target> {
         let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
             label: Some("triangle"),
             color_attachments: &[Some(wgpu::RenderPassColorAttachment {
-                view: target.color_view(),
+                view: target.color_view().expect("color target"),
                 depth_slice: None,
                 resolve_target: None,
                 ops: wgpu::Operations {

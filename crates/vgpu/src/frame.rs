@@ -215,18 +215,20 @@ impl<'g> Frame<'g> {
         let timer = self.timer.clone();
         let gpu = self.gpu;
         let encoder = self.encoder();
-        let color = wgpu::RenderPassColorAttachment {
-            view: target.attachment_view(),
-            depth_slice: None,
-            resolve_target: target.resolve_view(),
-            ops: wgpu::Operations {
-                load: match desc.clear {
-                    Some([r, g, b, a]) => wgpu::LoadOp::Clear(wgpu::Color { r, g, b, a }),
-                    None => wgpu::LoadOp::Load,
+        let color = target
+            .attachment_view()
+            .map(|view| wgpu::RenderPassColorAttachment {
+                view,
+                depth_slice: None,
+                resolve_target: target.resolve_view(),
+                ops: wgpu::Operations {
+                    load: match desc.clear {
+                        Some([r, g, b, a]) => wgpu::LoadOp::Clear(wgpu::Color { r, g, b, a }),
+                        None => wgpu::LoadOp::Load,
+                    },
+                    store: wgpu::StoreOp::Store,
                 },
-                store: wgpu::StoreOp::Store,
-            },
-        };
+            });
         let depth = target
             .depth_view()
             .map(|view| wgpu::RenderPassDepthStencilAttachment {
@@ -240,10 +242,10 @@ impl<'g> Frame<'g> {
                 }),
                 stencil_ops: None,
             });
-        let color_attachments = [Some(color)];
+        let color_attachments = [color];
         let mut rpass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
             label: Some(desc.label),
-            color_attachments: if target.signature().color.is_some() {
+            color_attachments: if color_attachments[0].is_some() {
                 &color_attachments
             } else {
                 &[]

@@ -343,12 +343,10 @@ impl State {
                     Bind::Texture(t) => {
                         (t.view(), Some(t.format()), 1, Keep::Texture((*t).clone()))
                     }
-                    Bind::TargetColor(t) => (
-                        t.color_view(),
-                        Some(t.format()),
-                        1,
-                        Keep::Target((*t).clone()),
-                    ),
+                    Bind::TargetColor(t) => match t.color_view() {
+                        Some(v) => (v, Some(t.format()), 1, Keep::Target((*t).clone())),
+                        None => return Err(kind_err("a depth-only target's color (it has none)")),
+                    },
                     Bind::TargetDepth(t) => match (t.depth_view(), t.depth_texture()) {
                         (Some(v), Some(tex)) => (
                             v,

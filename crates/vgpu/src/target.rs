@@ -20,6 +20,8 @@ pub struct TargetDesc {
     pub height: u32,
     /// Color format (must be renderable).
     pub format: wgpu::TextureFormat,
+    /// Whether the target has a color attachment (`false`: depth only, e.g. a shadow map).
+    pub color: bool,
     /// Depth format, if the target has a depth attachment.
     pub depth: Option<wgpu::TextureFormat>,
     /// MSAA sample count (1 or 4); with 4, passes resolve into the single-sample color texture.
@@ -33,6 +35,7 @@ impl Default for TargetDesc {
             width: 1,
             height: 1,
             format: wgpu::TextureFormat::Rgba8Unorm,
+            color: true,
             depth: None,
             sample_count: 1,
         }
@@ -45,6 +48,17 @@ impl TargetDesc {
         TargetDesc {
             width,
             height,
+            ..Default::default()
+        }
+    }
+    /// A depth-only `width`×`height` target (a shadow map): no color attachment; bind its
+    /// depth with `Bind::TargetDepth` to a `texture_depth_2d`.
+    pub fn depth_only(width: u32, height: u32, format: wgpu::TextureFormat) -> Self {
+        TargetDesc {
+            width,
+            height,
+            color: false,
+            depth: Some(format),
             ..Default::default()
         }
     }
@@ -84,8 +98,8 @@ pub struct TargetSignature {
 #[derive(Debug)]
 pub(crate) struct TargetInner {
     pub(crate) label: String,
-    pub(crate) color: wgpu::Texture,
-    pub(crate) color_view: wgpu::TextureView,
+    pub(crate) size: (u32, u32),
+    pub(crate) color: Option<(wgpu::Texture, wgpu::TextureView)>,
     pub(crate) msaa_view: Option<wgpu::TextureView>,
     pub(crate) depth: Option<(wgpu::Texture, wgpu::TextureView)>,
     pub(crate) signature: TargetSignature,
@@ -182,11 +196,12 @@ impl Gpu {
             }
             .into());
         }
-        if desc.format.is_depth_stencil_format()
+        if desc.color && desc.format.is_depth_stencil_format()
             || !ctx
                 .format_features(desc.format)
                 .allowed_usages
                 .contains(wgpu::TextureUsages::RENDER_ATTACHMENT)
+                && desc.color
         {
             return Err(TargetError::Format {
                 label: desc.label.clone(),
@@ -225,8 +240,23 @@ impl Gpu {
             })
         };
         let sampled = wgpu::TextureUsages::TEXTURE_BINDING | wgpu::TextureUsages::COPY_SRC;
-        let color = tex(&desc.label, desc.format, 1, sampled)?;
-        let msaa_view = if desc.sample_count > 1 {
+        if !desc.color && desc.depth.is_none() {
+            return Err(TargetError::Format {
+                label: desc.label.clone(),
+                usage: "a target without color",
+                expected: "a depth attachment",
+                actual: desc.format,
+            }
+            .into());
+        }
+        let color = if desc.color {
+            let t = tex(&desc.label, desc.format, 1, sampled)?;
+            let v = t.create_view(&Default::default());
+            Some((t, v))
+        } else {
+            None
+        };
+        let msaa_view = if desc.sample_count > 1 && desc.color {
             let t = tex(
                 &format!("{} msaa", desc.label),
                 desc.format,
@@ -254,16 +284,15 @@ impl Gpu {
             }
             None => None,
         };
-        let color_view = color.create_view(&Default::default());
         Ok(Target {
             inner: Arc::new(TargetInner {
                 label: desc.label.clone(),
+                size: (desc.width, desc.height),
                 color,
-                color_view,
                 msaa_view,
                 depth,
                 signature: TargetSignature {
-                    color: Some(desc.format),
+                    color: desc.color.then_some(desc.format),
                     depth: desc.depth,
                     samples: desc.sample_count,
                 },
@@ -280,37 +309,37 @@ impl Target {
     }
     /// `(width, height)` in pixels.
     pub fn size(&self) -> (u32, u32) {
-        (self.inner.color.width(), self.inner.color.height())
+        self.inner.size
     }
-    /// The color format.
+    /// The color format (the depth format for a depth-only target).
     pub fn format(&self) -> wgpu::TextureFormat {
-        self.inner.color.format()
+        match (&self.inner.color, &self.inner.depth) {
+            (Some((t, _)), _) | (None, Some((t, _))) => t.format(),
+            (None, None) => wgpu::TextureFormat::Rgba8Unorm,
+        }
     }
     /// Formats and sample count, as pipelines see them.
     pub fn signature(&self) -> TargetSignature {
         self.inner.signature
     }
-    /// The single-sample color texture (the resolve target under MSAA).
-    pub fn color_texture(&self) -> &wgpu::Texture {
-        &self.inner.color
+    /// The single-sample color texture (the resolve target under MSAA); `None` for depth-only.
+    pub fn color_texture(&self) -> Option<&wgpu::Texture> {
+        self.inner.color.as_ref().map(|(t, _)| t)
     }
     /// A view of the single-sample color texture, for sampling in a later pass.
-    pub fn color_view(&self) -> &wgpu::TextureView {
-        &self.inner.color_view
+    pub fn color_view(&self) -> Option<&wgpu::TextureView> {
+        self.inner.color.as_ref().map(|(_, v)| v)
     }
     /// The view passes render into: the MSAA texture when multisampled, else the color texture.
-    pub fn attachment_view(&self) -> &wgpu::TextureView {
-        self.inner
-            .msaa_view
-            .as_ref()
-            .unwrap_or(&self.inner.color_view)
+    pub fn attachment_view(&self) -> Option<&wgpu::TextureView> {
+        self.inner.msaa_view.as_ref().or(self.color_view())
     }
     /// The resolve target of passes: the color texture when multisampled, else `None`.
     pub fn resolve_view(&self) -> Option<&wgpu::TextureView> {
         self.inner
             .msaa_view
             .as_ref()
-            .map(|_| &self.inner.color_view)
+            .and_then(|_| self.color_view())
     }
     /// The depth texture's view, if the target has depth.
     pub fn depth_view(&self) -> Option<&wgpu::TextureView> {
@@ -386,7 +415,16 @@ impl Target {
     }
 
     fn read_decoded(&self) -> Result<Decoded> {
-        let format = self.format();
+        let Some((color, _)) = &self.inner.color else {
+            return Err(TargetError::Format {
+                label: self.inner.label.clone(),
+                usage: "color read-back",
+                expected: "a target with a color attachment (use read_depth for depth-only targets)",
+                actual: self.format(),
+            }
+            .into());
+        };
+        let format = color.format();
         let Some((decode, texel)) = decode_of(format) else {
             return Err(TargetError::Format {
                 label: self.inner.label.clone(),
@@ -398,7 +436,7 @@ impl Target {
         };
         let raw = readback::read_texture(
             &self.inner.ctx,
-            &self.inner.color,
+            color,
             wgpu::TextureAspect::All,
             texel,
             &self.inner.label,
