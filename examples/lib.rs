@@ -2,3 +2,12 @@
 
 #[path = "lib/triangle.rs"]
 pub mod triangle;
+
+#[path = "lib/per_pass_camera.rs"]
+pub mod per_pass_camera;
+
+#[path = "lib/instancing_storage.rs"]
+pub mod instancing_storage;
+
+#[path = "lib/bundle_static_scene.rs"]
+pub mod bundle_static_scene;

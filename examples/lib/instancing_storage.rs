@@ -1,0 +1,250 @@
+//! The storage-buffer instancing example: 10 000 small squares, each placed and colored by its
+//! own record in a storage buffer read by `@builtin(instance_index)`, in ONE draw call.
+//!
+//! One binding, one bind group, one draw: the per-object CPU cost is gone (seed 002, strategy
+//! three). The placement is a permutation of the grid (instance `i` goes to cell
+//! `i × 7919 mod 10 000`), so a correct image proves every instance read its own record.
+//!
+//! Where the device cannot read storage buffers in the vertex stage (some GL / GLES devices:
+//! `DownlevelFlags::VERTEX_STORAGE` absent or `max_storage_buffers_per_shader_stage == 0`),
+//! [`render`] falls back to the same records as a per-instance vertex buffer
+//! (`VertexStepMode::Instance`): still one draw call, same pixels. [`Output::path`] says which
+//! path ran.
+
+// `vgpu::Error` is at least 128 bytes, so clippy flags every function and frame closure that
+// returns `vgpu::Result` (reported to the vgpu owner; boxing the error would fix it at the source).
+#![allow(clippy::result_large_err)]
+
+use vgpu::{FrameReport, Gpu, PassDesc, Result, Target};
+
+/// Squares per row and per column.
+pub const GRID: u32 = 100;
+/// Instances drawn (one per grid cell).
+pub const INSTANCES: u32 = GRID * GRID;
+/// Pixels per cell side; each square fills its cell.
+pub const CELL: u32 = 2;
+/// Target width and height in pixels.
+pub const SIZE: u32 = GRID * CELL;
+/// Multiplier of the placement permutation (coprime with [`INSTANCES`]).
+pub const PERMUTATION: u32 = 7919;
+/// Clear color (0, 0, 0, 255): no instance has blue 0.
+pub const CLEAR: [f64; 4] = [0.0, 0.0, 0.0, 1.0];
+
+/// One instance record, as the shader's `Instance` struct reads it (16 bytes).
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq, bytemuck::Pod, bytemuck::Zeroable)]
+pub struct Instance {
+    /// Center in clip space.
+    pub center: [f32; 2],
+    /// Half the side length in clip space.
+    pub half_size: f32,
+    /// RGBA8 color packed little-endian (red in the low byte).
+    pub color: u32,
+}
+
+/// Which way the instance records reached the vertex shader.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum InstancePath {
+    /// A `var<storage, read>` array indexed by `instance_index` (the point of this example).
+    StorageBuffer,
+    /// The documented fallback: the same records as a per-instance vertex buffer.
+    VertexBuffer,
+}
+
+/// The grid cell `(column, row)` of instance `i` (row 0 at the top).
+pub fn cell_of(i: u32) -> (u32, u32) {
+    let c = ((u64::from(i) * u64::from(PERMUTATION)) % u64::from(INSTANCES)) as u32;
+    (c % GRID, c / GRID)
+}
+
+/// The color of instance `i`: red and green encode `i`, so all 10 000 colors differ.
+pub fn color_of(i: u32) -> [u8; 4] {
+    [(i & 0xff) as u8, (i >> 8) as u8, 160, 255]
+}
+
+/// The instance records, in instance order.
+pub fn instances() -> Vec<Instance> {
+    let unit = 2.0 / SIZE as f32; // one pixel in clip space
+    (0..INSTANCES)
+        .map(|i| {
+            let (cx, cy) = cell_of(i);
+            let px = (cx * CELL) as f32 + CELL as f32 / 2.0;
+            let py = (cy * CELL) as f32 + CELL as f32 / 2.0;
+            Instance {
+                center: [px * unit - 1.0, 1.0 - py * unit],
+                half_size: CELL as f32 / 2.0 * unit,
+                color: u32::from_le_bytes(color_of(i)),
+            }
+        })
+        .collect()
+}
+
+/// WGSL of the storage path.
+pub const STORAGE_SHADER: &str = r#"
+struct Instance { center: vec2f, half_size: f32, color: u32 }
+@group(0) @binding(0) var<storage, read> instances: array<Instance>;
+
+struct VsOut {
+    @builtin(position) position: vec4f,
+    @location(0) @interpolate(flat) color: vec4f,
+}
+
+fn corner(v: u32) -> vec2f {
+    var corners = array<vec2f, 6>(
+        vec2f(-1.0, -1.0), vec2f(1.0, -1.0), vec2f(1.0, 1.0),
+        vec2f(-1.0, -1.0), vec2f(1.0, 1.0), vec2f(-1.0, 1.0),
+    );
+    return corners[v];
+}
+
+fn unpack(c: u32) -> vec4f {
+    return vec4f(f32(c & 255u), f32((c >> 8u) & 255u), f32((c >> 16u) & 255u), f32(c >> 24u)) / 255.0;
+}
+
+@vertex
+fn vs_main(@builtin(vertex_index) v: u32, @builtin(instance_index) i: u32) -> VsOut {
+    let inst = instances[i];
+    var out: VsOut;
+    out.position = vec4f(inst.center + corner(v) * inst.half_size, 0.0, 1.0);
+    out.color = unpack(inst.color);
+    return out;
+}
+
+@fragment
+fn fs_main(in: VsOut) -> @location(0) vec4f {
+    return in.color;
+}
+"#;
+
+/// WGSL of the fallback path: the same records as per-instance vertex attributes.
+pub const VERTEX_SHADER: &str = r#"
+struct VsOut {
+    @builtin(position) position: vec4f,
+    @location(0) @interpolate(flat) color: vec4f,
+}
+
+fn corner(v: u32) -> vec2f {
+    var corners = array<vec2f, 6>(
+        vec2f(-1.0, -1.0), vec2f(1.0, -1.0), vec2f(1.0, 1.0),
+        vec2f(-1.0, -1.0), vec2f(1.0, 1.0), vec2f(-1.0, 1.0),
+    );
+    return corners[v];
+}
+
+fn unpack(c: u32) -> vec4f {
+    return vec4f(f32(c & 255u), f32((c >> 8u) & 255u), f32((c >> 16u) & 255u), f32(c >> 24u)) / 255.0;
+}
+
+@vertex
+fn vs_main(
+    @builtin(vertex_index) v: u32,
+    @location(0) center: vec2f,
+    @location(1) half_size: f32,
+    @location(2) color: u32,
+) -> VsOut {
+    var out: VsOut;
+    out.position = vec4f(center + corner(v) * half_size, 0.0, 1.0);
+    out.color = unpack(color);
+    return out;
+}
+
+@fragment
+fn fs_main(in: VsOut) -> @location(0) vec4f {
+    return in.color;
+}
+"#;
+
+/// What [`render`] produced.
+#[derive(Debug)]
+pub struct Output {
+    /// The rendered target (the last frame).
+    pub target: Target,
+    /// Which path ran.
+    pub path: InstancePath,
+    /// One report per frame; from the second on, frames are steady.
+    pub reports: Vec<FrameReport>,
+}
+
+/// True when the device can read storage buffers in the vertex stage.
+pub fn vertex_storage_supported(gpu: &Gpu) -> bool {
+    let ctx = gpu.context();
+    ctx.limits().max_storage_buffers_per_shader_stage > 0
+        && ctx
+            .adapter()
+            .get_downlevel_capabilities()
+            .flags
+            .contains(wgpu::DownlevelFlags::VERTEX_STORAGE)
+}
+
+/// Renders `frames` frames (at least one) on the storage path where the device supports it,
+/// else on the vertex-buffer fallback.
+pub fn render(gpu: &Gpu, frames: usize) -> Result<Output> {
+    let path = if vertex_storage_supported(gpu) {
+        InstancePath::StorageBuffer
+    } else {
+        InstancePath::VertexBuffer
+    };
+    render_with(gpu, path, frames)
+}
+
+/// Renders `frames` frames (at least one) on `path`: one draw of 6 vertices × 10 000 instances
+/// per frame.
+pub fn render_with(gpu: &Gpu, path: InstancePath, frames: usize) -> Result<Output> {
+    let records = instances();
+    let bytes: &[u8] = bytemuck::cast_slice(&records);
+    let draw = match path {
+        InstancePath::StorageBuffer => {
+            let buffer = gpu.buffer_init("instances", bytes, wgpu::BufferUsages::STORAGE)?;
+            let shader = gpu.shader("instancing_storage", STORAGE_SHADER)?;
+            let draw = gpu.draw(
+                &shader,
+                vgpu::DrawDesc {
+                    label: "instances (storage)".into(),
+                    vertex_count: 6,
+                    instance_count: INSTANCES,
+                    ..Default::default()
+                },
+            )?;
+            draw.set("instances", &buffer)?;
+            draw
+        }
+        InstancePath::VertexBuffer => {
+            let buffer = gpu.buffer_init("instances", bytes, wgpu::BufferUsages::VERTEX)?;
+            let shader = gpu.shader("instancing_vertex", VERTEX_SHADER)?;
+            gpu.draw(
+                &shader,
+                vgpu::DrawDesc {
+                    label: "instances (vertex buffer)".into(),
+                    vertex_count: 6,
+                    instance_count: INSTANCES,
+                    vertex_buffers: vec![vgpu::VertexBuffer {
+                        buffer,
+                        offset: 0,
+                        stride: std::mem::size_of::<Instance>() as u64,
+                        step_mode: wgpu::VertexStepMode::Instance,
+                        attributes: wgpu::vertex_attr_array![
+                            0 => Float32x2, 1 => Float32, 2 => Uint32
+                        ]
+                        .to_vec(),
+                    }],
+                    ..Default::default()
+                },
+            )?
+        }
+    };
+    let target = gpu.target(SIZE, SIZE)?;
+    let mut reports = Vec::with_capacity(frames);
+    for _ in 0..frames.max(1) {
+        reports.push(gpu.frame(|f| {
+            f.pass(
+                PassDesc::new(&target).clear(CLEAR).label("instances"),
+                |p| p.draw(&draw),
+            )
+        })?);
+    }
+    Ok(Output {
+        target,
+        path,
+        reports,
+    })
+}
