@@ -3,6 +3,9 @@
 #[path = "lib/triangle.rs"]
 pub mod triangle;
 
+#[path = "lib/mat4.rs"]
+pub mod mat4;
+
 #[path = "lib/per_pass_camera.rs"]
 pub mod per_pass_camera;
 
