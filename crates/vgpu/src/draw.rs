@@ -182,16 +182,42 @@ impl Slot {
     }
 }
 
-/// The memoized bind group of one group of one operation: valid while the pages it was built
-/// on, the operation's resource bindings and the state's destroy epoch are unchanged.
+/// Most value bindings per group whose slots are memoized (groups with more still work, through
+/// the bind-group cache on every record).
+pub(crate) const MEMO_VALUES: usize = 4;
+/// `ValueRef::dyn_index` of a binding without a dynamic offset.
+pub(crate) const STATIC: u8 = u8::MAX;
+
+/// A library-owned value bound in a group, precomputed from the slots when they change.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct ValueRef {
+    pub(crate) owner: OwnerKey,
+    /// Position of this binding's offset among the group's dynamic offsets, or [`STATIC`].
+    pub(crate) dyn_index: u8,
+}
+
+/// The memoized bind group of one group of one operation: valid while the buffers its values
+/// resolved to (and, for static bindings, their offsets), the operation's resource bindings and
+/// the cache's eviction epoch are unchanged.
 #[derive(Debug)]
 pub(crate) struct GroupMemo {
-    pub(crate) buffers: SmallVec<[vgpu_uniforms::BufferKey; 4]>,
-    pub(crate) statics: SmallVec<[u32; 4]>,
+    pub(crate) buffers: [Option<vgpu_uniforms::BufferKey>; MEMO_VALUES],
+    pub(crate) statics: [u32; MEMO_VALUES],
     pub(crate) bindings_rev: u64,
     pub(crate) epoch: u64,
     pub(crate) id: BindGroupId,
     pub(crate) group: wgpu::BindGroup,
+}
+
+/// Per-group recording state of an operation.
+#[derive(Debug, Default)]
+pub(crate) struct GroupRec {
+    pub(crate) values: SmallVec<[ValueRef; 2]>,
+    /// Number of dynamic offsets the group takes.
+    pub(crate) dynamic: u8,
+    /// Exactly one value, which takes the group's only dynamic offset (fast path): its owner.
+    pub(crate) single: Option<OwnerKey>,
+    pub(crate) memo: Option<GroupMemo>,
 }
 
 /// Render-only parts of an operation.
@@ -213,7 +239,7 @@ pub(crate) struct OpState {
     pub(crate) slots: Vec<Slot>,
     pub(crate) unset: usize,
     pub(crate) bindings_rev: u64,
-    pub(crate) memos: SmallVec<[Option<GroupMemo>; 4]>,
+    pub(crate) groups: Box<[GroupRec]>,
     pub(crate) render: Option<RenderInfo>,
     pub(crate) compute_memo: Option<(u64, wgpu::ComputePipeline)>,
 }
@@ -497,6 +523,39 @@ impl Draw {
     }
 }
 
+impl OpState {
+    /// Recomputes each group's value list after a slot changed.
+    pub(crate) fn rebuild_groups(&mut self) {
+        for (gi, group) in self.program.groups.iter().enumerate() {
+            let Some(rec) = self.groups.get_mut(gi) else {
+                continue;
+            };
+            rec.values.clear();
+            let mut dynamic = 0u8;
+            for bi in group.first..group.first + group.len {
+                let pb = &self.program.bindings[bi];
+                let dyn_index = if pb.dynamic {
+                    dynamic += 1;
+                    dynamic - 1
+                } else {
+                    STATIC
+                };
+                if let Slot::Value { owner } | Slot::Shared { owner, .. } = &self.slots[bi] {
+                    rec.values.push(ValueRef {
+                        owner: *owner,
+                        dyn_index,
+                    });
+                }
+            }
+            rec.dynamic = dynamic;
+            rec.single = match rec.values.as_slice() {
+                [v] if dynamic == 1 && v.dyn_index == 0 => Some(v.owner),
+                _ => None,
+            };
+        }
+    }
+}
+
 impl State {
     /// Inserts an operation for `program`.
     pub(crate) fn insert_op(
@@ -513,7 +572,9 @@ impl State {
             slots: (0..n).map(|_| Slot::Unset).collect(),
             unset: n,
             bindings_rev: 1,
-            memos: (0..program.groups.len()).map(|_| None).collect(),
+            groups: (0..program.groups.len())
+                .map(|_| GroupRec::default())
+                .collect(),
             render,
             compute_memo: None,
         });

@@ -13,7 +13,7 @@ use crate::bundle::Bundle;
 use crate::compute::Compute;
 use crate::draw::Draw;
 use crate::error::{FrameError, Result};
-use crate::gpu::Gpu;
+use crate::gpu::{Gpu, PassLock};
 use crate::record::{Bound, DrawRange};
 use crate::target::{Target, TargetSignature};
 
@@ -269,7 +269,7 @@ impl<'g> Frame<'g> {
             rpass.set_scissor_rect(x, y, w, h);
         }
         let mut pass = Pass {
-            gpu,
+            lock: gpu.shared.lock_for_pass(),
             rpass,
             sig: target.signature(),
             bound: Bound::default(),
@@ -292,6 +292,7 @@ impl<'g> Frame<'g> {
         });
         let mut pass = ComputePass {
             gpu,
+            lock: gpu.shared.lock_for_pass(),
             cpass,
             bound: Bound::default(),
             pipeline: 0,
@@ -376,7 +377,7 @@ impl Drop for Frame<'_> {
 
 /// A render pass being recorded.
 pub struct Pass<'p> {
-    gpu: &'p Gpu,
+    lock: PassLock<'p>,
     rpass: wgpu::RenderPass<'p>,
     sig: TargetSignature,
     bound: Bound,
@@ -395,8 +396,7 @@ impl<'p> Pass<'p> {
     /// is now, even if set again later in the frame.
     #[inline]
     pub fn draw(&mut self, draw: &Draw) -> Result<()> {
-        let mut st = self.gpu.shared.lock();
-        st.record_draw(
+        self.lock.state().record_draw(
             draw.inner.key,
             &mut self.rpass,
             &mut self.bound,
@@ -407,8 +407,7 @@ impl<'p> Pass<'p> {
 
     /// Records `draw` with explicit vertex (or index) and instance ranges.
     pub fn draw_with(&mut self, draw: &Draw, range: DrawRange) -> Result<()> {
-        let mut st = self.gpu.shared.lock();
-        st.record_draw(
+        self.lock.state().record_draw(
             draw.inner.key,
             &mut self.rpass,
             &mut self.bound,
@@ -452,6 +451,7 @@ impl<'p> Pass<'p> {
 /// A compute pass being recorded.
 pub struct ComputePass<'p> {
     gpu: &'p Gpu,
+    lock: PassLock<'p>,
     cpass: wgpu::ComputePass<'p>,
     bound: Bound,
     pipeline: u64,
@@ -512,7 +512,7 @@ impl ComputePass<'_> {
     }
 
     fn prepare(&mut self, compute: &Compute) -> Result<()> {
-        let mut st = self.gpu.shared.lock();
+        let st = self.lock.state();
         let key = compute.inner.key;
         if let Some((id, pipeline)) = st.compute_pipeline(key)? {
             if self.pipeline != id {

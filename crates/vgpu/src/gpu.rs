@@ -101,47 +101,129 @@ pub(crate) struct Shared {
     pub(crate) state: Mutex<State>,
 }
 
+thread_local! {
+    /// The `Shared` whose state this thread holds through a [`PassLock`], and that state.
+    static HELD: std::cell::Cell<(*const Shared, *mut State)> =
+        const { std::cell::Cell::new((std::ptr::null(), std::ptr::null_mut())) };
+}
+
 impl Shared {
     /// Locks the state. A poisoned lock (a panic while it was held) is recovered: every mutation
     /// of the state is completed or rolled back before user code can run.
+    ///
+    /// Re-entrant on the thread that holds a [`PassLock`] of this `Shared` (calls such as
+    /// `draw.set` inside a pass closure): the state is then reached through the pass's lock.
     #[inline]
     pub(crate) fn lock(&self) -> StateGuard<'_> {
-        StateGuard {
-            guard: Some(self.state.lock().unwrap_or_else(PoisonError::into_inner)),
+        let (held, state) = HELD.with(std::cell::Cell::get);
+        if std::ptr::eq(held, self) && !state.is_null() {
+            return StateGuard::Reentrant(state, std::marker::PhantomData);
         }
+        StateGuard::Locked(std::mem::ManuallyDrop::new(
+            self.state.lock().unwrap_or_else(PoisonError::into_inner),
+        ))
+    }
+
+    /// Locks the state for the duration of a pass (see [`PassLock`]).
+    pub(crate) fn lock_for_pass(&self) -> PassLock<'_> {
+        let prev = HELD.with(std::cell::Cell::get);
+        if std::ptr::eq(prev.0, self) && !prev.1.is_null() {
+            // Already held by an enclosing pass on this thread: share it.
+            return PassLock {
+                guard: None,
+                state: prev.1,
+                prev,
+            };
+        }
+        let mut guard = self.state.lock().unwrap_or_else(PoisonError::into_inner);
+        let state: *mut State = &mut *guard;
+        HELD.with(|h| h.set((self as *const Shared, state)));
+        PassLock {
+            guard: Some(guard),
+            state,
+            prev,
+        }
+    }
+}
+
+/// The state held by a pass (or bundle recording) from its start to its end, so recording a draw
+/// takes no lock. Other vgpu calls made by the same thread meanwhile (`draw.set`, `camera.set`)
+/// reach the state through this lock; other threads wait for the pass to end.
+///
+/// Invariant: all access to the state while this lock lives goes through `state` (the guard is
+/// never dereferenced again), and no `&mut State` obtained through it outlives the vgpu call that
+/// made it; vgpu never calls user code while holding one.
+pub(crate) struct PassLock<'a> {
+    guard: Option<MutexGuard<'a, State>>,
+    state: *mut State,
+    prev: (*const Shared, *mut State),
+}
+
+impl PassLock<'_> {
+    /// The state, for the duration of one vgpu call.
+    #[inline]
+    pub(crate) fn state(&mut self) -> &mut State {
+        // SAFETY: `state` points into the locked mutex (held by `guard` or an enclosing pass's
+        // lock on this thread); see the type's invariant for exclusivity.
+        unsafe { &mut *self.state }
+    }
+}
+
+impl Drop for PassLock<'_> {
+    fn drop(&mut self) {
+        if self.guard.is_none() {
+            return;
+        }
+        HELD.with(|h| h.set(self.prev));
+        let deferred = std::mem::take(&mut self.state().deferred);
+        drop(self.guard.take());
+        drop(deferred);
     }
 }
 
 /// The locked state. Handles released while it is held (a uniforms block or buffer whose last
 /// binding went away) are dropped after the lock is released, since their own `Drop` locks it.
-pub(crate) struct StateGuard<'a> {
-    guard: Option<MutexGuard<'a, State>>,
+pub(crate) enum StateGuard<'a> {
+    Locked(std::mem::ManuallyDrop<MutexGuard<'a, State>>),
+    Reentrant(*mut State, std::marker::PhantomData<&'a mut State>),
 }
 
 impl std::ops::Deref for StateGuard<'_> {
     type Target = State;
     #[inline]
     fn deref(&self) -> &State {
-        self.guard
-            .as_deref()
-            .unwrap_or_else(|| unreachable!("the guard is only taken in drop"))
+        match self {
+            StateGuard::Locked(g) => g,
+            // SAFETY: see `PassLock`'s invariant.
+            StateGuard::Reentrant(p, _) => unsafe { &**p },
+        }
     }
 }
 
 impl std::ops::DerefMut for StateGuard<'_> {
     #[inline]
     fn deref_mut(&mut self) -> &mut State {
-        self.guard
-            .as_deref_mut()
-            .unwrap_or_else(|| unreachable!("the guard is only taken in drop"))
+        match self {
+            StateGuard::Locked(g) => g,
+            // SAFETY: see `PassLock`'s invariant.
+            StateGuard::Reentrant(p, _) => unsafe { &mut **p },
+        }
     }
 }
 
 impl Drop for StateGuard<'_> {
     #[inline]
     fn drop(&mut self) {
-        let deferred = self.guard.as_mut().map(|g| std::mem::take(&mut g.deferred));
-        drop(self.guard.take());
+        let StateGuard::Locked(guard) = self else {
+            return;
+        };
+        let deferred = if guard.deferred.is_empty() {
+            Vec::new()
+        } else {
+            std::mem::take(&mut guard.deferred)
+        };
+        // SAFETY: the guard is dropped exactly once, here, and never used afterwards.
+        unsafe { std::mem::ManuallyDrop::drop(guard) };
         drop(deferred);
     }
 }

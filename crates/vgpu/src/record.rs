@@ -6,19 +6,21 @@
 //! revision check per value (`UniformEngine::resolve`), a memo compare of the group's buffers,
 //! a compare with what is bound, then `draw`. No allocation, no hashing, no strings.
 
+use ahash::AHashMap;
 use smallvec::SmallVec;
-use vgpu_bind::{BindEntry, BindGroupId};
-use vgpu_uniforms::{BufferKey, OwnerKey};
+use vgpu_bind::{BindEntry, BindGroupId, BindingStore, ResourceKey};
+use vgpu_uniforms::{BufferKey, OwnerKey, UniformEngine};
 
-use crate::draw::{GroupMemo, OpKey, Slot};
+use crate::draw::{GroupMemo, MEMO_VALUES, OpKey, OpState, RenderInfo, STATIC, Slot};
 use crate::error::{BindingError, Result};
 use crate::gpu::State;
+use crate::program::Program;
 use crate::target::TargetSignature;
 
 /// Most bind groups an operation may use (wgpu's `max_bind_groups` is at most 8).
 pub(crate) const MAX_GROUPS: usize = 8;
 /// Most dynamic offsets per group tracked for redundant-set elimination.
-pub(crate) const MAX_DYNAMIC: usize = 16;
+pub(crate) const MAX_DYNAMIC: usize = 8;
 
 /// Something draws can be recorded into: a render pass or a render bundle encoder.
 pub(crate) trait Recorder {
@@ -127,7 +129,6 @@ impl Recorder for wgpu::ComputePass<'_> {
 #[derive(Clone, Copy, Debug, Default)]
 struct BoundGroup {
     id: u64,
-    n: u8,
     offsets: [u32; MAX_DYNAMIC],
 }
 
@@ -197,32 +198,35 @@ impl State {
         sig: TargetSignature,
         range: Option<&DrawRange>,
     ) -> Result<()> {
-        // Pipeline (memoized per draw per target signature).
-        let (pid, ready) = match self
-            .ops
-            .get(key)
-            .and_then(|o| o.render.as_ref())
-            .and_then(|r| r.pipeline_memo.as_ref())
-        {
-            Some((s, id, _)) if *s == sig => (*id, true),
-            _ => (0, false),
-        };
-        let pid = if ready {
-            pid
-        } else {
-            self.render_pipeline(key, sig)?
-        };
-        self.record_groups(key, rec, bound)?;
-        let Some(op) = self.ops.get(key) else {
+        let ops = &mut self.ops;
+        let Some(op) = ops.get_mut(key) else {
             return Ok(());
         };
+        let ready = matches!(&op.render, Some(RenderInfo { pipeline_memo: Some((s, _, _)), .. }) if *s == sig);
+        let op = if ready {
+            op
+        } else {
+            self.render_pipeline(key, sig)?;
+            let State { ops, .. } = self;
+            match ops.get_mut(key) {
+                Some(op) => op,
+                None => return Ok(()),
+            }
+        };
+        let State {
+            engine,
+            bind,
+            page_res,
+            ..
+        } = self;
+        record_groups(op, engine, bind, page_res, rec, bound)?;
         let Some(render) = op.render.as_ref() else {
             return Ok(());
         };
-        if bound.pipeline != pid {
-            if let Some((_, _, p)) = &render.pipeline_memo {
-                rec.set_pipeline(p);
-                bound.pipeline = pid;
+        if let Some((_, pid, pipeline)) = &render.pipeline_memo {
+            if bound.pipeline != *pid {
+                rec.set_pipeline(pipeline);
+                bound.pipeline = *pid;
                 bound.set_pipeline_calls += 1;
             }
         }
@@ -262,115 +266,206 @@ impl State {
         let Some(op) = ops.get_mut(key) else {
             return Ok(());
         };
-        if op.unset > 0 {
-            let i = op
-                .slots
-                .iter()
-                .position(|s| matches!(s, Slot::Unset))
-                .unwrap_or(0);
-            let b = &op.program.bindings[i];
-            return Err(BindingError::Unset {
-                label: op.label.to_string(),
-                binding: b.name.to_string(),
-                group: b.group,
-                index: b.binding,
-            }
-            .into());
-        }
-        let program = op.program.clone();
-        let epoch = bind.eviction_epoch();
-        for (gi, group) in program.groups.iter().enumerate().take(MAX_GROUPS) {
-            let mut offsets: SmallVec<[u32; MAX_DYNAMIC]> = SmallVec::new();
-            let mut buffers: SmallVec<[BufferKey; 4]> = SmallVec::new();
-            let mut statics: SmallVec<[u32; 4]> = SmallVec::new();
-            for bi in group.first..group.first + group.len {
-                let pb = &program.bindings[bi];
-                match &op.slots[bi] {
-                    Slot::Value { owner } | Slot::Shared { owner, .. } => {
-                        let slot = match bound.pinned.as_mut() {
-                            Some(pinned) => {
-                                let s = engine.pin(*owner)?;
-                                pinned.push(*owner);
-                                s
-                            }
-                            None => engine.resolve(*owner)?,
-                        };
-                        buffers.push(slot.buffer);
-                        if pb.dynamic {
-                            offsets.push(slot.offset);
-                        } else {
-                            statics.push(slot.offset);
-                        }
-                    }
-                    Slot::Resource { .. } => {
-                        if pb.dynamic {
-                            offsets.push(0);
-                        }
-                    }
-                    Slot::Unset => {}
-                }
-            }
-            let hit = matches!(&op.memos[gi], Some(m) if m.epoch == epoch && m.bindings_rev == op.bindings_rev && m.buffers == buffers && m.statics == statics);
-            if !hit {
-                let mut entries: SmallVec<[BindEntry; 8]> = SmallVec::new();
-                let mut bi_buf = 0;
-                let mut si = 0;
-                for bi in group.first..group.first + group.len {
-                    let pb = &program.bindings[bi];
-                    match &op.slots[bi] {
-                        Slot::Value { owner } | Slot::Shared { owner, .. } => {
-                            let buf = buffers[bi_buf];
-                            bi_buf += 1;
-                            let res = match page_res.get(&buf) {
-                                Some(r) => *r,
-                                None => {
-                                    let Some(raw) = engine.buffer(buf) else {
-                                        continue;
-                                    };
-                                    let r = bind.register_buffer(raw, "vgpu uniform page");
-                                    page_res.insert(buf, r);
-                                    r
-                                }
-                            };
-                            let size = engine.binding_size(*owner)?;
-                            let static_offset = if pb.dynamic {
-                                0
-                            } else {
-                                si += 1;
-                                statics.get(si - 1).copied().unwrap_or(0)
-                            };
-                            entries.push(BindEntry::buffer(
-                                pb.binding,
-                                res,
-                                u64::from(static_offset),
-                                Some(size),
-                            ));
-                        }
-                        Slot::Resource { res, .. } => {
-                            if pb.kind.is_buffer() {
-                                entries.push(BindEntry::buffer(pb.binding, *res, 0, None));
-                            } else {
-                                entries.push(BindEntry::new(pb.binding, *res));
-                            }
-                        }
-                        Slot::Unset => {}
-                    }
-                }
-                let (id, g) = bind.get_or_create(group.layout_key, &entries)?;
-                op.memos[gi] = Some(GroupMemo {
-                    buffers: buffers.clone(),
-                    statics: statics.clone(),
-                    bindings_rev: op.bindings_rev,
-                    epoch,
-                    id,
-                    group: g.clone(),
-                });
-            }
-            let Some(memo) = &op.memos[gi] else { continue };
-            set_group(rec, bound, gi, memo.id, &memo.group, &offsets);
-        }
-        Ok(())
+        record_groups(op, engine, bind, page_res, rec, bound)
     }
+}
+
+/// The error for an operation recorded with a binding never set.
+#[cold]
+fn unset_error(op: &OpState) -> crate::Error {
+    let i = op
+        .slots
+        .iter()
+        .position(|s| matches!(s, Slot::Unset))
+        .unwrap_or(0);
+    let b = &op.program.bindings[i];
+    BindingError::Unset {
+        label: op.label.to_string(),
+        binding: b.name.to_string(),
+        group: b.group,
+        index: b.binding,
+    }
+    .into()
+}
+
+/// Resolves the owners an operation binds and sets its bind groups.
+///
+/// Hot path (steady state): per group, one `resolve` per value (integer compares), a compare of
+/// the resolved buffers with the group's memo, a compare with what is bound.
+#[inline]
+fn record_groups<R: Recorder>(
+    op: &mut OpState,
+    engine: &mut UniformEngine,
+    bind: &mut BindingStore,
+    page_res: &mut AHashMap<BufferKey, ResourceKey>,
+    rec: &mut R,
+    bound: &mut Bound,
+) -> Result<()> {
+    if op.unset > 0 {
+        return Err(unset_error(op));
+    }
+    let epoch = bind.eviction_epoch();
+    let pinning = bound.pinned.is_some();
+    let OpState {
+        program,
+        slots,
+        bindings_rev,
+        groups,
+        ..
+    } = op;
+    for (gi, g) in groups.iter_mut().enumerate().take(MAX_GROUPS) {
+        // Fast path: the group's only dynamic offset belongs to its only value (the common
+        // per-object or per-view struct). Same semantics as the general path below.
+        if let (Some(owner), false) = (g.single, pinning) {
+            let s = engine.resolve(owner)?;
+            let valid = matches!(&g.memo, Some(m) if m.epoch == epoch && m.bindings_rev == *bindings_rev && m.buffers[0] == Some(s.buffer));
+            if !valid {
+                g.memo = Some(build_group(
+                    program,
+                    slots,
+                    gi,
+                    &g.values,
+                    *bindings_rev,
+                    epoch,
+                    engine,
+                    bind,
+                    page_res,
+                )?);
+            }
+            let Some(memo) = &g.memo else { continue };
+            let Some(b) = bound.groups.get_mut(gi) else {
+                continue;
+            };
+            if b.id == memo.id.get() && b.offsets[0] == s.offset {
+                bound.set_bind_group_skipped += 1;
+            } else {
+                rec.set_bind_group(gi as u32, &memo.group, std::slice::from_ref(&s.offset));
+                b.id = memo.id.get();
+                b.offsets[0] = s.offset;
+                bound.set_bind_group_calls += 1;
+            }
+            continue;
+        }
+        let mut offsets = [0u32; MAX_DYNAMIC];
+        let mut same = matches!(&g.memo, Some(m) if m.epoch == epoch && m.bindings_rev == *bindings_rev)
+            && g.values.len() <= MEMO_VALUES;
+        for (j, v) in g.values.iter().enumerate() {
+            let s = if pinning {
+                if let Some(pinned) = bound.pinned.as_mut() {
+                    pinned.push(v.owner);
+                }
+                engine.pin(v.owner)?
+            } else {
+                engine.resolve(v.owner)?
+            };
+            if v.dyn_index != STATIC {
+                if let Some(o) = offsets.get_mut(usize::from(v.dyn_index)) {
+                    *o = s.offset;
+                }
+            }
+            if same {
+                if let Some(m) = &g.memo {
+                    same = m.buffers[j] == Some(s.buffer)
+                        && (v.dyn_index != STATIC || m.statics[j] == s.offset);
+                }
+            }
+        }
+        if !same {
+            g.memo = Some(build_group(
+                program,
+                slots,
+                gi,
+                &g.values,
+                *bindings_rev,
+                epoch,
+                engine,
+                bind,
+                page_res,
+            )?);
+        }
+        let Some(memo) = &g.memo else { continue };
+        let n = usize::from(g.dynamic).min(MAX_DYNAMIC);
+        set_group(rec, bound, gi, memo.id, &memo.group, &offsets, n);
+    }
+    Ok(())
+}
+
+/// Slow path: looks the group up in the bind-group cache (creating it on a miss) and memoizes it.
+#[cold]
+#[allow(clippy::too_many_arguments)]
+fn build_group(
+    program: &Program,
+    slots: &[Slot],
+    gi: usize,
+    values: &[crate::draw::ValueRef],
+    bindings_rev: u64,
+    epoch: u64,
+    engine: &mut UniformEngine,
+    bind: &mut BindingStore,
+    page_res: &mut AHashMap<BufferKey, ResourceKey>,
+) -> Result<GroupMemo> {
+    let group = &program.groups[gi];
+    let mut entries: SmallVec<[BindEntry; 8]> = SmallVec::new();
+    let mut buffers = [None; MEMO_VALUES];
+    let mut statics = [0u32; MEMO_VALUES];
+    let mut j = 0;
+    for bi in group.first..group.first + group.len {
+        let pb = &program.bindings[bi];
+        match &slots[bi] {
+            Slot::Value { owner } | Slot::Shared { owner, .. } => {
+                // Resolving again within a submission returns the same slot.
+                let s = if engine.open_submission().is_some() && !engine.is_pinned(*owner) {
+                    engine.resolve(*owner)?
+                } else {
+                    engine
+                        .pin(*owner)
+                        .and_then(|s| engine.unpin(*owner).map(|()| s))?
+                };
+                let res = match page_res.get(&s.buffer) {
+                    Some(r) => *r,
+                    None => {
+                        let Some(raw) = engine.buffer(s.buffer) else {
+                            continue;
+                        };
+                        let r = bind.register_buffer(raw, "vgpu uniform page");
+                        page_res.insert(s.buffer, r);
+                        r
+                    }
+                };
+                let size = engine.binding_size(*owner)?;
+                let static_offset = if pb.dynamic { 0 } else { s.offset };
+                if j < MEMO_VALUES {
+                    buffers[j] = Some(s.buffer);
+                    statics[j] = static_offset;
+                }
+                j += 1;
+                entries.push(BindEntry::buffer(
+                    pb.binding,
+                    res,
+                    u64::from(static_offset),
+                    Some(size),
+                ));
+            }
+            Slot::Resource { res, .. } => {
+                if pb.kind.is_buffer() {
+                    entries.push(BindEntry::buffer(pb.binding, *res, 0, None));
+                } else {
+                    entries.push(BindEntry::new(pb.binding, *res));
+                }
+            }
+            Slot::Unset => {}
+        }
+    }
+    debug_assert_eq!(j, values.len());
+    let (id, g) = bind.get_or_create(group.layout_key, &entries)?;
+    Ok(GroupMemo {
+        buffers,
+        statics,
+        bindings_rev,
+        epoch,
+        id,
+        group: g.clone(),
+    })
 }
 
 #[inline]
@@ -380,17 +475,19 @@ fn set_group<R: Recorder>(
     gi: usize,
     id: BindGroupId,
     group: &wgpu::BindGroup,
-    offsets: &[u32],
+    offsets: &[u32; MAX_DYNAMIC],
+    n: usize,
 ) {
-    let b = &mut bound.groups[gi];
-    let n = offsets.len().min(MAX_DYNAMIC);
-    if b.id == id.get() && usize::from(b.n) == n && b.offsets[..n] == offsets[..n] {
+    let Some(b) = bound.groups.get_mut(gi) else {
+        return;
+    };
+    // Offsets past `n` are always zero on both sides, so whole arrays compare.
+    if b.id == id.get() && b.offsets == *offsets {
         bound.set_bind_group_skipped += 1;
         return;
     }
-    rec.set_bind_group(gi as u32, group, offsets);
+    rec.set_bind_group(gi as u32, group, &offsets[..n]);
     b.id = id.get();
-    b.n = n as u8;
-    b.offsets[..n].copy_from_slice(&offsets[..n]);
+    b.offsets = *offsets;
     bound.set_bind_group_calls += 1;
 }

@@ -128,6 +128,7 @@ impl State {
         }
         op.unset = op.slots.iter().filter(|s| matches!(s, Slot::Unset)).count();
         op.bindings_rev += 1;
+        op.rebuild_groups();
         for r in acquired {
             self.acquire_resource(r);
         }
@@ -417,6 +418,7 @@ impl State {
             op.unset -= 1;
         }
         op.bindings_rev += 1;
+        op.rebuild_groups();
         self.release_slot(old);
         Ok(())
     }
