@@ -1083,8 +1083,6 @@ fn f_stale_bundles_fail_instead_of_drawing_garbage() {
 }
 
 #[test]
-#[ignore = "known bug (reported): vgpu-uniforms `resolve` gives a pinned owner its home slot for \
-            every revision, so ordinary draws lose their per-pass snapshot; run with --ignored"]
 fn f_block_pinned_by_a_bundle_keeps_per_pass_snapshots_for_other_draws() {
     // A camera block bound both by a bundle's draw (pinned, read live) and by an ordinary draw:
     // set to A, pass 1 draws the ordinary draw; set to B, pass 2 replays the bundle. The

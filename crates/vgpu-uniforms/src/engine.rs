@@ -504,7 +504,11 @@ impl UniformEngine {
         if owner.bound_sub == s && owner.bound_rev == owner.revision && owner.revision != 0 {
             return Ok(owner.bound);
         }
-        if owner.bound_sub != s && owner.home_rev == owner.revision && owner.revision != 0 {
+        if owner.bound_sub != s
+            && owner.home_rev == owner.revision
+            && owner.revision != 0
+            && owner.pins == 0
+        {
             if let Some(home) = owner.home {
                 owner.bound_sub = s;
                 owner.bound_rev = owner.revision;
@@ -546,8 +550,9 @@ impl UniformEngine {
                 home
             }
         };
-        // Pinned (home written through on every set) or first revision of this submission: home.
-        if owner.pins > 0 || !home_bound_now {
+        // First revision of this submission: home. A pinned owner's home is live (written
+        // through on every set, read by bundles), so its operations always get snapshot slots.
+        if owner.pins == 0 && !home_bound_now {
             if owner.home_rev != rev && !pool.holds(home, &owner.bytes) {
                 pool.write(home, &owner.bytes);
             }
@@ -559,7 +564,7 @@ impl UniformEngine {
         }
         // A second, different revision in this submission. The home slot keeps the content it was
         // bound with; reuse it only if that content is these bytes.
-        let loc = if owner.home_rev == rev || pool.holds(home, &owner.bytes) {
+        let loc = if owner.pins == 0 && (owner.home_rev == rev || pool.holds(home, &owner.bytes)) {
             owner.home_rev = rev;
             home
         } else if let Some(e) = owner.extras.iter_mut().find(|e| e.rev == rev) {
@@ -625,17 +630,24 @@ impl UniformEngine {
                 operation: "finish_submission",
             });
         }
-        self.pool.upload();
         for n in 0..self.dirty_storage.len() {
             let key = self.dirty_storage[n];
             if let Some(owner) = self.owners.get_mut(key) {
                 owner.storage_dirty = false;
                 if let Some(storage) = owner.storage {
                     self.pool.upload_storage(storage, &owner.bytes);
+                } else if owner.pins > 0 {
+                    if let Some(home) = owner.home {
+                        if !self.pool.holds(home, &owner.bytes) {
+                            self.pool.write(home, &owner.bytes);
+                        }
+                        owner.home_rev = owner.revision;
+                    }
                 }
             }
         }
         self.dirty_storage.clear();
+        self.pool.upload();
         for n in 0..self.deferred_storage.len() {
             if let (storage, Some(bytes)) = &self.deferred_storage[n] {
                 self.pool.upload_storage(*storage, bytes);
@@ -800,10 +812,11 @@ fn changed(owner: &mut Owner, key: OwnerKey, pool: &mut Pool, dirty_storage: &mu
             owner.storage_dirty = true;
             dirty_storage.push(key);
         }
-    } else if owner.pins > 0 {
-        if let Some(home) = owner.home {
-            pool.write(home, &owner.bytes);
-            owner.home_rev = owner.revision;
-        }
+    } else if owner.pins > 0 && !owner.storage_dirty {
+        // Written through to the live home slot at the next finish (once, latest bytes, and
+        // only if the slot does not already hold them).
+        owner.storage_dirty = true;
+        dirty_storage.push(key);
     }
+    let _ = pool;
 }

@@ -48,8 +48,11 @@
 //!    marked dirty and go up with the next finish.
 //! 5. **Storage owners** ([`AddressSpace::Storage`]) are live, never captured: each has its own
 //!    `STORAGE | COPY_DST | COPY_SRC` buffer, written once at finish with its latest bytes.
-//! 6. **Pinned owners** ([`UniformEngine::pin`], for render bundles) are live too: they always
-//!    resolve to their home slot and every set writes through.
+//! 6. **Pinned owners** ([`UniformEngine::pin`], for render bundles): the home slot becomes
+//!    live. Every set writes through to it (uploaded once at the next finish), so a bundle that
+//!    recorded the home offset reads the latest value on every replay. Operations recorded in a
+//!    submission still get snapshots: a pinned owner's `resolve` always uses an extra slot
+//!    (matched by content, so values that repeat every frame stay resident).
 //!
 //! ## Bounds
 //!

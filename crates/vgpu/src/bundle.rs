@@ -3,8 +3,9 @@
 //! Bundles pay off when the same draws are replayed many times with few changes (seed 001):
 //! recording validates and encodes once, replay skips per-draw work. Values bound by the draws
 //! are *live* inside a bundle: recording pins each owner to its home slot (the recorded dynamic
-//! offsets cannot change), later `set()`s write through, and every replay sees the latest
-//! value. Per-pass snapshots of one owner therefore do not apply inside bundles. A bundle whose
+//! offsets cannot change), later `set()`s are written through at the next submit, and every
+//! replay sees the value as it is at submit. Ordinary draws recorded in frames keep their
+//! per-operation snapshots of the same owners (they use other slots). A bundle whose
 //! draws were rebound (a resource or block replaced) or whose buffers were destroyed fails with
 //! `VGPU-BUNDLE-STALE` instead of drawing garbage.
 
