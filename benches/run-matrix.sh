@@ -17,8 +17,13 @@ esac
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
-cargo build --release --quiet -p vgpu-benches --bin uniform-capture >&2 || exit 1
-bin="${CARGO_TARGET_DIR:-$root/target}/release/uniform-capture"
+# UNIFORM_CAPTURE_BIN: a prebuilt binary (e.g. carried to a machine without cargo).
+if [ -n "${UNIFORM_CAPTURE_BIN:-}" ]; then
+  bin="$UNIFORM_CAPTURE_BIN"
+else
+  cargo build --release --quiet -p vgpu-benches --bin uniform-capture >&2 || exit 1
+  bin="${CARGO_TARGET_DIR:-$root/target}/release/uniform-capture"
+fi
 
 status=0
 run() { # mode scenario draws
