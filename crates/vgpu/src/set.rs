@@ -91,10 +91,11 @@ impl State {
             }
         }
         let saved_slots: Vec<SlotSnapshot> = op.slots.iter().map(SlotSnapshot::of).collect();
+        let saved_rev = op.bindings_rev;
         for (name, value) in values {
             let v = reborrow(value);
             if let Err(e) = self.set_binding(key, name, v) {
-                self.rollback(key, saved_slots, saved_bytes);
+                self.rollback(key, saved_slots, saved_bytes, saved_rev);
                 return Err(e);
             }
         }
@@ -106,6 +107,7 @@ impl State {
         key: OpKey,
         slots: Vec<SlotSnapshot>,
         bytes: Vec<(vgpu_uniforms::OwnerKey, Vec<u8>)>,
+        saved_rev: u64,
     ) {
         for (owner, b) in bytes {
             let _ = self.engine.set_bytes(owner, &b);
@@ -127,7 +129,9 @@ impl State {
             released.push(old);
         }
         op.unset = op.slots.iter().filter(|s| matches!(s, Slot::Unset)).count();
-        op.bindings_rev += 1;
+        // Every slot holds what it held before `set_all` (nothing was recorded in between), so
+        // the binding revision is restored too: memos and bundles recorded before stay valid.
+        op.bindings_rev = saved_rev;
         op.rebuild_groups();
         for r in acquired {
             self.acquire_resource(r);
@@ -157,9 +161,19 @@ impl State {
             }
             .into()
         };
+        // Only a value or a buffer can switch a buffer binding's ownership; anything else (a
+        // texture, a sampler) is a kind error below.
+        let buffer_like = value.is_library_owned()
+            || matches!(
+                value,
+                Bind::Buffer(_)
+                    | Bind::BufferRange(..)
+                    | Bind::RawBuffer(_)
+                    | Bind::RawBufferBinding(_)
+            );
         if let Some(current) = current {
             let latched_library = matches!(op.slots[i], Slot::Value { .. } | Slot::Shared { .. });
-            if latched_library != value.is_library_owned() && pb.kind.is_buffer() {
+            if latched_library != value.is_library_owned() && pb.kind.is_buffer() && buffer_like {
                 return Err(BindingError::Ownership {
                     label: label.to_string(),
                     binding: binding_name.to_owned(),
@@ -366,6 +380,17 @@ impl State {
                     _ => unreachable!("matched above"),
                 };
                 self.check_texture(&label, binding_name, pb.kind, format, samples)?;
+                // Checked here, not left to bind-group creation at record time.
+                let need = match pb.kind {
+                    BindingKind::StorageTexture { .. } => wgpu::TextureUsages::STORAGE_BINDING,
+                    _ => wgpu::TextureUsages::TEXTURE_BINDING,
+                };
+                let usage = view.texture().usage();
+                if !usage.contains(need) {
+                    return Err(kind_err(&format!(
+                        "a view of a texture without {need:?} usage (it has {usage:?})"
+                    )));
+                }
                 let res = self.bind.register_texture_view(view, "texture view");
                 if let Slot::Resource { res: r, .. } = &op.slots[i] {
                     if *r == res {
@@ -475,7 +500,7 @@ impl State {
             Some(s) => s.get(),
             None => raw.size().saturating_sub(offset),
         };
-        if offset > raw.size() || offset + len > raw.size() {
+        if offset.checked_add(len).is_none_or(|end| end > raw.size()) {
             return Err(err(
                 "range",
                 format!("offset + size <= {} (the buffer's size)", raw.size()),
