@@ -25,11 +25,16 @@ use crate::capture::{
 };
 
 /// Creates the [`Gpu`] of a vgpu mode for `backend`.
+///
+/// GPU pass timing (timestamp queries) is turned off: the raw twin records none, and the
+/// comparison is about the capture path.
 pub fn gpu_for(backend: vgpu::BackendChoice) -> Result<Gpu, BenchError> {
-    Ok(Gpu::new(&GpuOptions {
+    let gpu = Gpu::new(&GpuOptions {
         backend,
         ..Default::default()
-    })?)
+    })?;
+    gpu.set_gpu_timing(false);
+    Ok(gpu)
 }
 
 /// `--mode struct`: shared uniforms for the camera, a struct value per draw.
