@@ -63,7 +63,7 @@ impl StructCapture {
             let draw = gpu.draw(
                 &shader,
                 DrawDesc {
-                    label: format!("object {i}").into(),
+                    label: format!("object {i}"),
                     vertex_count: 3,
                     ..Default::default()
                 },
@@ -207,7 +207,7 @@ impl BufferCapture {
                 let draw = gpu.draw(
                     &shader,
                     DrawDesc {
-                        label: format!("object {i} pass {k}").into(),
+                        label: format!("object {i} pass {k}"),
                         vertex_count: 3,
                         ..Default::default()
                     },

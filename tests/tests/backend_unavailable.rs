@@ -44,10 +44,10 @@ fn forced_backend_unavailable_lists_every_attempt() {
     );
 
     let e = Gpu::new(&GpuOptions::default()).expect_err("auto finds nothing either");
-    let vgpu::Error::Device(vgpu::DeviceError::NoAdapter {
+    let Some(vgpu::DeviceError::NoAdapter {
         attempts,
         requested,
-    }) = &e
+    }) = e.as_device()
     else {
         panic!("{e:?}")
     };

@@ -102,8 +102,8 @@ fn copy_usages(usage: wgpu::BufferUsages) -> wgpu::BufferUsages {
 impl Gpu {
     /// A zero-initialized buffer.
     pub fn buffer(&self, desc: &BufferDesc) -> Result<Buffer> {
-        if desc.size == 0 || desc.size % wgpu::COPY_BUFFER_ALIGNMENT != 0 {
-            return Err(Error::Buffer(BufferError::Size {
+        if desc.size == 0 || !desc.size.is_multiple_of(wgpu::COPY_BUFFER_ALIGNMENT) {
+            return Err(Error::from(BufferError::Size {
                 label: desc.label.clone(),
                 actual: desc.size,
             }));
@@ -125,13 +125,13 @@ impl Gpu {
         usage: wgpu::BufferUsages,
     ) -> Result<Buffer> {
         if contents.is_empty() {
-            return Err(Error::Buffer(BufferError::Size {
+            return Err(Error::from(BufferError::Size {
                 label: label.to_owned(),
                 actual: 0,
             }));
         }
         let padded;
-        let contents = if contents.len() % 4 == 0 {
+        let contents = if contents.len().is_multiple_of(4) {
             contents
         } else {
             let mut v = contents.to_vec();
@@ -244,7 +244,7 @@ impl Buffer {
             expected,
             actual,
         };
-        if offset % 4 != 0 || data.len() % 4 != 0 {
+        if !offset.is_multiple_of(4) || !data.len().is_multiple_of(4) {
             return Err(range_err(
                 "alignment",
                 "offset and length multiples of 4".to_owned(),

@@ -53,41 +53,67 @@ impl ErrorCode for TargetError {
 }
 
 /// Every error vgpu returns. Match on the area, or call [`ErrorCode::code`].
+///
+/// Each area's error is boxed so `Result<T, Error>` stays two words wide on hot paths:
+/// `match &err { Error::Set(e) => match &**e { SetError::ValueInvalid { .. } => … } }`.
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum Error {
     /// Device selection, creation, or wgpu validation.
     #[error(transparent)]
-    Device(#[from] DeviceError),
+    Device(Box<DeviceError>),
     /// Targets, read-back and images.
     #[error(transparent)]
-    Target(#[from] TargetError),
+    Target(Box<TargetError>),
     /// User buffers.
     #[error(transparent)]
-    Buffer(#[from] crate::buffer::BufferError),
+    Buffer(Box<crate::buffer::BufferError>),
     /// WGSL parsing, validation, entry points and layouts.
     #[error(transparent)]
-    Shader(#[from] vgpu_core::shader_error::ShaderError),
+    Shader(Box<vgpu_core::shader_error::ShaderError>),
     /// Values that do not fit their WGSL type, unknown names.
     #[error(transparent)]
-    Set(#[from] vgpu_core::set_error::SetError),
+    Set(Box<vgpu_core::set_error::SetError>),
     /// Binding resources to draws and recording them.
     #[error(transparent)]
-    Binding(#[from] BindingError),
+    Binding(Box<BindingError>),
     /// Frames, passes, dispatches, bundles.
     #[error(transparent)]
-    Frame(#[from] FrameError),
+    Frame(Box<FrameError>),
+}
+
+macro_rules! boxed_from {
+    ($($variant:ident($ty:ty)),* $(,)?) => {
+        $(impl From<$ty> for Error {
+            #[cold]
+            fn from(e: $ty) -> Self {
+                Error::$variant(Box::new(e))
+            }
+        })*
+    };
+}
+
+boxed_from! {
+    Device(DeviceError),
+    Target(TargetError),
+    Buffer(crate::buffer::BufferError),
+    Shader(vgpu_core::shader_error::ShaderError),
+    Set(vgpu_core::set_error::SetError),
+    Binding(BindingError),
+    Frame(FrameError),
 }
 
 impl From<vgpu_uniforms::UniformsError> for Error {
+    #[cold]
     fn from(e: vgpu_uniforms::UniformsError) -> Self {
-        Error::Binding(BindingError::Uniforms(e))
+        Error::Binding(Box::new(BindingError::Uniforms(e)))
     }
 }
 
 impl From<vgpu_bind::BindError> for Error {
+    #[cold]
     fn from(e: vgpu_bind::BindError) -> Self {
-        Error::Binding(BindingError::Bind(e))
+        Error::Binding(Box::new(BindingError::Bind(e)))
     }
 }
 
@@ -109,6 +135,62 @@ impl Error {
     /// The stable `VGPU-…` code of this error.
     pub fn code(&self) -> &'static str {
         ErrorCode::code(self)
+    }
+    /// The device error, if this is one.
+    pub fn as_device(&self) -> Option<&DeviceError> {
+        if let Error::Device(e) = self {
+            Some(e)
+        } else {
+            None
+        }
+    }
+    /// The target error, if this is one.
+    pub fn as_target(&self) -> Option<&TargetError> {
+        if let Error::Target(e) = self {
+            Some(e)
+        } else {
+            None
+        }
+    }
+    /// The buffer error, if this is one.
+    pub fn as_buffer(&self) -> Option<&crate::buffer::BufferError> {
+        if let Error::Buffer(e) = self {
+            Some(e)
+        } else {
+            None
+        }
+    }
+    /// The shader error, if this is one.
+    pub fn as_shader(&self) -> Option<&vgpu_core::shader_error::ShaderError> {
+        if let Error::Shader(e) = self {
+            Some(e)
+        } else {
+            None
+        }
+    }
+    /// The value error, if this is one.
+    pub fn as_set(&self) -> Option<&vgpu_core::set_error::SetError> {
+        if let Error::Set(e) = self {
+            Some(e)
+        } else {
+            None
+        }
+    }
+    /// The binding error, if this is one.
+    pub fn as_binding(&self) -> Option<&BindingError> {
+        if let Error::Binding(e) = self {
+            Some(e)
+        } else {
+            None
+        }
+    }
+    /// The frame error, if this is one.
+    pub fn as_frame(&self) -> Option<&FrameError> {
+        if let Error::Frame(e) = self {
+            Some(e)
+        } else {
+            None
+        }
     }
 }
 

@@ -330,11 +330,19 @@ impl<'g> Frame<'g> {
         };
         let t = Instant::now();
         st.engine.finish_submission()?;
-        gpu.ctx.submit([cmd]);
+        // Scoped: a resource destroyed after it was recorded fails here, with wgpu's description.
+        let submitted = gpu.ctx.scoped("Queue::submit", Some("vgpu frame"), |_| {
+            gpu.ctx.submit([cmd]);
+        });
         let submit = t.elapsed();
         let frame_index = st.frame_index;
-        st.timer_after_submit(ring, timed, frame_index);
+        if submitted.is_ok() {
+            st.timer_after_submit(ring, timed, frame_index);
+        }
         st.after_submission();
+        drop(st);
+        submitted?;
+        let st = gpu.shared.lock();
         let index = st.frame_index;
         let (gpu_frame_index, gpu_passes) = match &st.gpu_times {
             Some((i, p)) => (Some(*i), Some(p.clone())),
@@ -491,7 +499,7 @@ impl ComputePass<'_> {
     ) -> Result<()> {
         buffer.check_live()?;
         if !buffer.usage().contains(wgpu::BufferUsages::INDIRECT)
-            || offset % 4 != 0
+            || !offset.is_multiple_of(4)
             || offset + 12 > buffer.size()
         {
             return Err(crate::BufferError::Range {

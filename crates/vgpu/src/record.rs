@@ -307,6 +307,7 @@ fn record_groups<R: Recorder>(
     let epoch = bind.eviction_epoch();
     let pinning = bound.pinned.is_some();
     let OpState {
+        label,
         program,
         slots,
         bindings_rev,
@@ -321,6 +322,7 @@ fn record_groups<R: Recorder>(
             let valid = matches!(&g.memo, Some(m) if m.epoch == epoch && m.bindings_rev == *bindings_rev && m.buffers[0] == Some(s.buffer));
             if !valid {
                 g.memo = Some(build_group(
+                    label,
                     program,
                     slots,
                     gi,
@@ -372,6 +374,7 @@ fn record_groups<R: Recorder>(
         }
         if !same {
             g.memo = Some(build_group(
+                label,
                 program,
                 slots,
                 gi,
@@ -394,6 +397,7 @@ fn record_groups<R: Recorder>(
 #[cold]
 #[allow(clippy::too_many_arguments)]
 fn build_group(
+    label: &str,
     program: &Program,
     slots: &[Slot],
     gi: usize,
@@ -409,9 +413,30 @@ fn build_group(
     let mut buffers = [None; MEMO_VALUES];
     let mut statics = [0u32; MEMO_VALUES];
     let mut j = 0;
-    for bi in group.first..group.first + group.len {
-        let pb = &program.bindings[bi];
-        match &slots[bi] {
+    let range = group.first..group.first + group.len;
+    // A destroyed vgpu buffer is named with the draw and its WGSL binding (the registry only
+    // knows the resource).
+    for (pb, slot) in program.bindings[range.clone()]
+        .iter()
+        .zip(&slots[range.clone()])
+    {
+        if let Slot::Resource {
+            keep: crate::draw::Keep::Buffer(b),
+            ..
+        } = slot
+        {
+            if b.is_destroyed() {
+                return Err(BindingError::Destroyed {
+                    label: label.to_string(),
+                    binding: pb.name.to_string(),
+                    resource: format!("buffer {:?}", b.label()),
+                }
+                .into());
+            }
+        }
+    }
+    for (pb, slot) in program.bindings[range.clone()].iter().zip(&slots[range]) {
+        match slot {
             Slot::Value { owner } | Slot::Shared { owner, .. } => {
                 // Resolving again within a submission returns the same slot.
                 let s = if engine.open_submission().is_some() && !engine.is_pinned(*owner) {

@@ -474,12 +474,12 @@ impl State {
             BindingKind::UniformBuffer => (
                 wgpu::BufferUsages::UNIFORM,
                 u64::from(limits.min_uniform_buffer_offset_alignment),
-                u64::from(limits.max_uniform_buffer_binding_size),
+                limits.max_uniform_buffer_binding_size,
             ),
             _ => (
                 wgpu::BufferUsages::STORAGE,
                 u64::from(limits.min_storage_buffer_offset_alignment),
-                u64::from(limits.max_storage_buffer_binding_size),
+                limits.max_storage_buffer_binding_size,
             ),
         };
         if !raw.usage().contains(usage) {
@@ -489,7 +489,7 @@ impl State {
                 format!("{:?}", raw.usage()),
             ));
         }
-        if offset % align != 0 {
+        if !offset.is_multiple_of(align) {
             return Err(err(
                 "offset alignment",
                 format!("a multiple of {align}"),

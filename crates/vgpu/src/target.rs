@@ -196,13 +196,11 @@ impl Gpu {
             }
             .into());
         }
-        if desc.color && desc.format.is_depth_stencil_format()
-            || !ctx
-                .format_features(desc.format)
-                .allowed_usages
-                .contains(wgpu::TextureUsages::RENDER_ATTACHMENT)
-                && desc.color
-        {
+        let renderable = ctx
+            .format_features(desc.format)
+            .allowed_usages
+            .contains(wgpu::TextureUsages::RENDER_ATTACHMENT);
+        if desc.color && (desc.format.is_depth_stencil_format() || !renderable) {
             return Err(TargetError::Format {
                 label: desc.label.clone(),
                 usage: "a color attachment",
