@@ -408,7 +408,11 @@ fn pinned_owner_home_is_live_and_operations_still_get_snapshots() {
     submit_empty(&ctx);
     assert_eq!(read_slot(&ctx, &engine, first, 64), mat(1.0));
     assert_eq!(read_slot(&ctx, &engine, second, 64), mat(2.0));
-    assert_eq!(read_slot(&ctx, &engine, home, 64), mat(2.0), "home holds the latest value");
+    assert_eq!(
+        read_slot(&ctx, &engine, home, 64),
+        mat(2.0),
+        "home holds the latest value"
+    );
     // A set between submissions, with no resolve at all (a bundle replay), is uploaded at the
     // next finish.
     engine.set_bytes(k, &mat(3.0)).unwrap();
