@@ -6,6 +6,9 @@ pub mod triangle;
 #[path = "lib/mat4.rs"]
 pub mod mat4;
 
+#[path = "lib/scene.rs"]
+pub mod scene;
+
 #[path = "lib/per_pass_camera.rs"]
 pub mod per_pass_camera;
 
