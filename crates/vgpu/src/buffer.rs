@@ -216,6 +216,10 @@ impl Buffer {
     pub fn usage(&self) -> wgpu::BufferUsages {
         self.inner.buffer.usage()
     }
+    /// A number identifying this buffer while it lives (for redundant-bind checks).
+    pub(crate) fn identity(&self) -> usize {
+        Arc::as_ptr(&self.inner) as usize
+    }
     /// The raw wgpu buffer.
     pub fn raw(&self) -> &wgpu::Buffer {
         &self.inner.buffer

@@ -199,48 +199,57 @@ pub(crate) struct ValueRef {
 /// The memoized bind group of one group of one operation: valid while the buffers its values
 /// resolved to (and, for static bindings, their offsets), the operation's resource bindings and
 /// the cache's eviction epoch are unchanged.
+///
+/// `repr(C)`, fields read on every record first (one cache line with the group's owner).
 #[derive(Debug)]
+#[repr(C)]
 pub(crate) struct GroupMemo {
-    pub(crate) buffers: [Option<vgpu_uniforms::BufferKey>; MEMO_VALUES],
-    pub(crate) statics: [u32; MEMO_VALUES],
-    pub(crate) bindings_rev: u64,
     pub(crate) epoch: u64,
+    pub(crate) bindings_rev: u64,
     pub(crate) id: BindGroupId,
     pub(crate) group: wgpu::BindGroup,
+    /// `buffers[0]` (read on every record) is kept apart from the rest.
+    pub(crate) first_buffer: Option<vgpu_uniforms::BufferKey>,
+    pub(crate) buffers: [Option<vgpu_uniforms::BufferKey>; MEMO_VALUES],
+    pub(crate) statics: [u32; MEMO_VALUES],
 }
 
-/// Per-group recording state of an operation.
+/// Per-group recording state of an operation (`repr(C)`: what every record reads comes first).
 #[derive(Debug, Default)]
+#[repr(C, align(64))]
 pub(crate) struct GroupRec {
-    pub(crate) values: SmallVec<[ValueRef; 2]>,
-    /// Number of dynamic offsets the group takes.
-    pub(crate) dynamic: u8,
     /// Exactly one value, which takes the group's only dynamic offset (fast path): its owner.
     pub(crate) single: Option<OwnerKey>,
+    /// Number of dynamic offsets the group takes.
+    pub(crate) dynamic: u8,
     pub(crate) memo: Option<GroupMemo>,
+    pub(crate) values: SmallVec<[ValueRef; 2]>,
 }
 
-/// Render-only parts of an operation.
+/// Render-only parts of an operation (`repr(C)`: what every record reads comes first).
 #[derive(Debug)]
+#[repr(C)]
 pub(crate) struct RenderInfo {
-    pub(crate) state_key: Arc<RenderStateKey>,
+    pub(crate) pipeline_memo: Option<(TargetSignature, u64, wgpu::RenderPipeline)>,
     pub(crate) vertex_count: u32,
     pub(crate) instance_count: u32,
     pub(crate) vertex_buffers: Vec<VertexBuffer>,
     pub(crate) index: Option<IndexBuffer>,
-    pub(crate) pipeline_memo: Option<(TargetSignature, u64, wgpu::RenderPipeline)>,
+    pub(crate) state_key: Arc<RenderStateKey>,
 }
 
-/// Per-operation state kept in the `Gpu` state.
+/// Per-operation state kept in the `Gpu` state (`repr(C)`: what every record reads comes
+/// first, so a steady-state record touches few cache lines).
 #[derive(Debug)]
+#[repr(C, align(64))]
 pub(crate) struct OpState {
+    pub(crate) unset: u32,
+    pub(crate) bindings_rev: u64,
+    pub(crate) groups: SmallVec<[GroupRec; 2]>,
+    pub(crate) render: Option<RenderInfo>,
     pub(crate) label: Arc<str>,
     pub(crate) program: Arc<Program>,
     pub(crate) slots: Vec<Slot>,
-    pub(crate) unset: usize,
-    pub(crate) bindings_rev: u64,
-    pub(crate) groups: Box<[GroupRec]>,
-    pub(crate) render: Option<RenderInfo>,
     pub(crate) compute_memo: Option<(u64, wgpu::ComputePipeline)>,
 }
 
@@ -279,6 +288,8 @@ impl Drop for OpHandle {
 /// ```
 #[derive(Clone)]
 pub struct Draw {
+    /// Copy of `inner.key`, so recording reads it without following the `Arc`.
+    pub(crate) key: OpKey,
     pub(crate) inner: Arc<OpHandle>,
 }
 
@@ -381,6 +392,7 @@ impl Gpu {
         let handle = st.insert_op(&desc.label, program, Some(render));
         drop(st);
         Ok(Draw {
+            key: handle.0,
             inner: Arc::new(OpHandle {
                 gpu: self.clone(),
                 key: handle.0,
@@ -570,7 +582,7 @@ impl State {
             label: label.clone(),
             program: program.clone(),
             slots: (0..n).map(|_| Slot::Unset).collect(),
-            unset: n,
+            unset: n as u32,
             bindings_rev: 1,
             groups: (0..program.groups.len())
                 .map(|_| GroupRec::default())

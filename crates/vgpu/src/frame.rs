@@ -404,19 +404,15 @@ impl<'p> Pass<'p> {
     /// is now, even if set again later in the frame.
     #[inline]
     pub fn draw(&mut self, draw: &Draw) -> Result<()> {
-        self.lock.state().record_draw(
-            draw.inner.key,
-            &mut self.rpass,
-            &mut self.bound,
-            self.sig,
-            None,
-        )
+        self.lock
+            .state()
+            .record_draw(draw.key, &mut self.rpass, &mut self.bound, self.sig, None)
     }
 
     /// Records `draw` with explicit vertex (or index) and instance ranges.
     pub fn draw_with(&mut self, draw: &Draw, range: DrawRange) -> Result<()> {
         self.lock.state().record_draw(
-            draw.inner.key,
+            draw.key,
             &mut self.rpass,
             &mut self.bound,
             self.sig,

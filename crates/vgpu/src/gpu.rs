@@ -5,7 +5,7 @@ use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::collections::VecDeque;
 
 use ahash::AHashMap;
-use slotmap::{SecondaryMap, SlotMap};
+use slotmap::{DenseSlotMap, SecondaryMap};
 use vgpu_bind::{BindingStore, ResourceKey};
 use vgpu_uniforms::{BufferKey, EngineConfig, OwnerKey, UniformEngine};
 
@@ -234,7 +234,8 @@ pub(crate) struct State {
     pub(crate) engine: UniformEngine,
     pub(crate) bind: BindingStore,
     pub(crate) samplers: AHashMap<SamplerDesc, Sampler>,
-    pub(crate) ops: SlotMap<OpKey, OpState>,
+    /// Dense storage: operations recorded one after another sit next to each other.
+    pub(crate) ops: DenseSlotMap<OpKey, OpState>,
     pub(crate) programs: AHashMap<ProgramKey, Arc<Program>>,
     pub(crate) pipelines: AHashMap<PipelineKey, (u64, wgpu::RenderPipeline)>,
     pub(crate) compute_pipelines: AHashMap<u64, (u64, wgpu::ComputePipeline)>,
@@ -308,7 +309,7 @@ impl Gpu {
             engine: UniformEngine::new(ctx.clone(), EngineConfig::default()),
             bind: BindingStore::new(ctx.clone()),
             samplers: AHashMap::default(),
-            ops: SlotMap::with_key(),
+            ops: DenseSlotMap::with_key(),
             programs: AHashMap::default(),
             pipelines: AHashMap::default(),
             compute_pipelines: AHashMap::default(),

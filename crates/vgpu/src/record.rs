@@ -19,6 +19,8 @@ use crate::target::TargetSignature;
 
 /// Most bind groups an operation may use (wgpu's `max_bind_groups` is at most 8).
 pub(crate) const MAX_GROUPS: usize = 8;
+/// Vertex buffer slots tracked for redundant-set elimination.
+pub(crate) const MAX_VERTEX_SLOTS: usize = 8;
 /// Most dynamic offsets per group tracked for redundant-set elimination.
 pub(crate) const MAX_DYNAMIC: usize = 8;
 
@@ -138,6 +140,10 @@ struct BoundGroup {
 pub(crate) struct Bound {
     pipeline: u64,
     groups: [BoundGroup; MAX_GROUPS],
+    /// Vertex buffers bound per slot: (buffer identity, offset).
+    vertex: [(usize, u64); MAX_VERTEX_SLOTS],
+    /// Index buffer bound: (buffer identity, offset, 32-bit).
+    index: (usize, u64, bool),
     /// Draws and dispatches recorded.
     pub(crate) operations: u64,
     pub(crate) set_bind_group_calls: u64,
@@ -176,6 +182,8 @@ impl Bound {
     pub(crate) fn reset(&mut self) {
         self.pipeline = 0;
         self.groups = [BoundGroup::default(); MAX_GROUPS];
+        self.vertex = [(0, 0); MAX_VERTEX_SLOTS];
+        self.index = (0, 0, false);
     }
 }
 
@@ -231,11 +239,27 @@ impl State {
             }
         }
         for (slot, vb) in render.vertex_buffers.iter().enumerate() {
-            rec.set_vertex_buffer(slot as u32, vb.buffer.raw(), vb.offset);
+            let id = (vb.buffer.identity(), vb.offset);
+            match bound.vertex.get_mut(slot) {
+                Some(b) if *b == id => {}
+                Some(b) => {
+                    rec.set_vertex_buffer(slot as u32, vb.buffer.raw(), vb.offset);
+                    *b = id;
+                }
+                None => rec.set_vertex_buffer(slot as u32, vb.buffer.raw(), vb.offset),
+            }
         }
         match (&render.index, range) {
             (Some(ib), r) => {
-                rec.set_index_buffer(ib.buffer.raw(), ib.offset, ib.format);
+                let id = (
+                    ib.buffer.identity(),
+                    ib.offset,
+                    ib.format == wgpu::IndexFormat::Uint32,
+                );
+                if bound.index != id {
+                    rec.set_index_buffer(ib.buffer.raw(), ib.offset, ib.format);
+                    bound.index = id;
+                }
                 let (v, i) = match r {
                     Some(r) => (r.vertices.clone(), r.instances.clone()),
                     None => (0..ib.count, 0..render.instance_count),
@@ -319,7 +343,7 @@ fn record_groups<R: Recorder>(
         // per-object or per-view struct). Same semantics as the general path below.
         if let (Some(owner), false) = (g.single, pinning) {
             let s = engine.resolve(owner)?;
-            let valid = matches!(&g.memo, Some(m) if m.epoch == epoch && m.bindings_rev == *bindings_rev && m.buffers[0] == Some(s.buffer));
+            let valid = matches!(&g.memo, Some(m) if m.epoch == epoch && m.bindings_rev == *bindings_rev && m.first_buffer == Some(s.buffer));
             if !valid {
                 g.memo = Some(build_group(
                     label,
@@ -484,6 +508,7 @@ fn build_group(
     debug_assert_eq!(j, values.len());
     let (id, g) = bind.get_or_create(group.layout_key, &entries)?;
     Ok(GroupMemo {
+        first_buffer: buffers[0],
         buffers,
         statics,
         bindings_rev,

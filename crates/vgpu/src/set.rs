@@ -128,7 +128,7 @@ impl State {
             let old = std::mem::replace(slot, restored);
             released.push(old);
         }
-        op.unset = op.slots.iter().filter(|s| matches!(s, Slot::Unset)).count();
+        op.unset = op.slots.iter().filter(|s| matches!(s, Slot::Unset)).count() as u32;
         // Every slot holds what it held before `set_all` (nothing was recorded in between), so
         // the binding revision is restored too: memos and bundles recorded before stay valid.
         op.bindings_rev = saved_rev;
