@@ -223,6 +223,13 @@ pub(crate) struct GroupRec {
     /// Number of dynamic offsets the group takes.
     pub(crate) dynamic: u8,
     pub(crate) memo: Option<GroupMemo>,
+    /// The single-value path's previous (buffer, id, group), valid with `memo`'s epoch and
+    /// revision: a value alternating between two pages swaps instead of looking up again.
+    pub(crate) alt: Option<(
+        Option<vgpu_uniforms::BufferKey>,
+        BindGroupId,
+        wgpu::BindGroup,
+    )>,
     pub(crate) values: SmallVec<[ValueRef; 2]>,
 }
 

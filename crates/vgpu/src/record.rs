@@ -343,20 +343,43 @@ fn record_groups<R: Recorder>(
         // per-object or per-view struct). Same semantics as the general path below.
         if let (Some(owner), false) = (g.single, pinning) {
             let s = engine.resolve(owner)?;
-            let valid = matches!(&g.memo, Some(m) if m.epoch == epoch && m.bindings_rev == *bindings_rev && m.first_buffer == Some(s.buffer));
+            let current =
+                matches!(&g.memo, Some(m) if m.epoch == epoch && m.bindings_rev == *bindings_rev);
+            let valid = current && matches!(&g.memo, Some(m) if m.first_buffer == Some(s.buffer));
             if !valid {
-                g.memo = Some(build_group(
-                    label,
-                    program,
-                    slots,
-                    gi,
-                    &g.values,
-                    *bindings_rev,
-                    epoch,
-                    engine,
-                    bind,
-                    page_res,
-                )?);
+                // A value alternating between two pages (a camera set per pass whose second
+                // value sits in another page) swaps with the previous memo instead of looking
+                // the group up again.
+                let swapped = current
+                    && match (&mut g.memo, &mut g.alt) {
+                        (Some(m), Some(alt)) if alt.0 == Some(s.buffer) => {
+                            std::mem::swap(&mut m.first_buffer, &mut alt.0);
+                            std::mem::swap(&mut m.id, &mut alt.1);
+                            std::mem::swap(&mut m.group, &mut alt.2);
+                            m.buffers[0] = m.first_buffer;
+                            true
+                        }
+                        _ => false,
+                    };
+                if !swapped {
+                    let built = build_group(
+                        label,
+                        program,
+                        slots,
+                        gi,
+                        &g.values,
+                        *bindings_rev,
+                        epoch,
+                        engine,
+                        bind,
+                        page_res,
+                    )?;
+                    g.alt = match g.memo.take() {
+                        Some(m) if current => Some((m.first_buffer, m.id, m.group)),
+                        _ => None,
+                    };
+                    g.memo = Some(built);
+                }
             }
             let Some(memo) = &g.memo else { continue };
             let Some(b) = bound.groups.get_mut(gi) else {
@@ -397,6 +420,7 @@ fn record_groups<R: Recorder>(
             }
         }
         if !same {
+            g.alt = None;
             g.memo = Some(build_group(
                 label,
                 program,
