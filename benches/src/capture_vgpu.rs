@@ -16,7 +16,7 @@ use std::cell::Cell;
 
 use vgpu::{
     Buffer, BufferDesc, Draw, DrawDesc, Gpu, GpuOptions, SharedUniforms, StatsSnapshot, Target,
-    UncapturedError, value,
+    UncapturedError, Value, value,
 };
 
 use crate::capture::{
@@ -43,7 +43,11 @@ pub struct StructCapture {
     scenario: Scenario,
     passes: usize,
     camera: SharedUniforms,
+    /// The camera value, reused (its matrix is replaced in place: no allocation per set).
+    camera_value: Value,
     draws: Vec<Draw>,
+    /// Each draw's `Object` value, reused the same way.
+    values: Vec<Value>,
     target: Target,
 }
 
@@ -59,6 +63,7 @@ impl StructCapture {
         let shader = gpu.shader("capture.wgsl", SHADER_WGSL)?;
         let camera = gpu.uniforms(value! { view_projection: camera_matrix(0) })?;
         let mut list = Vec::with_capacity(draws);
+        let mut values = Vec::with_capacity(draws);
         for i in 0..draws {
             let draw = gpu.draw(
                 &shader,
@@ -69,15 +74,19 @@ impl StructCapture {
                 },
             )?;
             draw.set("frame", &camera)?;
-            draw.set("object", value! { world: initial_world(i) })?;
+            let value = value! { world: initial_world(i) };
+            draw.set("object", &value)?;
             list.push(draw);
+            values.push(value);
         }
         Ok(StructCapture {
             gpu,
             scenario,
             passes,
             camera,
+            camera_value: value! { view_projection: camera_matrix(0) },
             draws: list,
+            values,
             target,
         })
     }
@@ -87,13 +96,16 @@ impl FrameLoop for StructCapture {
     fn frame(&mut self, index: u64) -> Result<FrameTimes, BenchError> {
         let (scenario, passes) = (self.scenario, self.passes);
         let (camera, draws, target) = (&self.camera, &self.draws, &self.target);
+        let (values, camera_value) = (&mut self.values, &mut self.camera_value);
         let report = self.gpu.frame(|f| {
             for i in scenario.changed_objects(index, draws.len()) {
-                draws[i].set("object", value! { world: changed_world(i, index) })?;
+                values[i].set_field("world", changed_world(i, index));
+                draws[i].set("object", &values[i])?;
             }
             for pass in 0..passes {
                 if scenario.camera_per_pass() {
-                    camera.set(value! { view_projection: camera_matrix(pass) })?;
+                    camera_value.set_field("view_projection", camera_matrix(pass));
+                    camera.set(&*camera_value)?;
                 }
                 f.pass(target, |p| {
                     for d in draws {

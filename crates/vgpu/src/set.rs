@@ -20,6 +20,60 @@ const IDLE_RESOURCES: usize = 256;
 impl State {
     /// `Draw::set`: one binding, by binding name or member shorthand.
     pub(crate) fn set_binding(&mut self, key: OpKey, name: &str, value: Bind<'_>) -> Result<()> {
+        if let Some(done) = self.set_value_fast(key, name, &value) {
+            return done;
+        }
+        self.set_binding_slow(key, name, value)
+    }
+
+    /// Fast path of `set`: a new value for a binding already holding a library-owned value.
+    /// Packs straight into the engine's scratch bytes; no handle clones, no allocation.
+    #[inline]
+    fn set_value_fast(&mut self, key: OpKey, name: &str, value: &Bind<'_>) -> Option<Result<()>> {
+        let v: Option<&Value> = match value {
+            Bind::Value(v) => Some(v),
+            Bind::ValueRef(v) => Some(v),
+            Bind::Pod(_) => None,
+            _ => return None,
+        };
+        let State { ops, engine, .. } = self;
+        let op = ops.get(key)?;
+        let i = op.program.binding_index(name)?;
+        let Slot::Value { owner } = op.slots[i] else {
+            return None;
+        };
+        let pb = &op.program.bindings[i];
+        let plan = op
+            .program
+            .shader
+            .reflection()
+            .bindings()
+            .get(pb.info)?
+            .plan
+            .as_deref()?;
+        let cx = PackContext::new(&op.label, &pb.name);
+        Some(match (v, value) {
+            (Some(v), _) => engine
+                .update(owner, |bytes| {
+                    plan.pack_partial(v, bytes, &cx)
+                        .map(|_| ())
+                        .map_err(crate::Error::from)
+                })
+                .map(|_| ()),
+            (None, Bind::Pod(bytes)) => plan
+                .check_pod_size(bytes.len(), &cx)
+                .map_err(crate::Error::from)
+                .and_then(|()| {
+                    engine
+                        .set_bytes(owner, bytes)
+                        .map(|_| ())
+                        .map_err(crate::Error::from)
+                }),
+            _ => return None,
+        })
+    }
+
+    fn set_binding_slow(&mut self, key: OpKey, name: &str, value: Bind<'_>) -> Result<()> {
         let Some(op) = self.ops.get(key) else {
             return Ok(());
         };
