@@ -17,3 +17,15 @@ pub mod instancing_storage;
 
 #[path = "lib/bundle_static_scene.rs"]
 pub mod bundle_static_scene;
+
+/// Turns an example's result into an exit code, printing the error with its `VGPU-…` code and
+/// message (`Display`, not `Debug`).
+pub fn report(result: Result<(), Box<dyn std::error::Error>>) -> std::process::ExitCode {
+    match result {
+        Ok(()) => std::process::ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e}");
+            std::process::ExitCode::FAILURE
+        }
+    }
+}

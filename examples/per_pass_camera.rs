@@ -8,7 +8,11 @@
 
 use vgpu_examples::per_pass_camera;
 
-fn main() -> Result<(), Box<dyn std::error::Error>> {
+fn main() -> std::process::ExitCode {
+    vgpu_examples::report(run())
+}
+
+fn run() -> Result<(), Box<dyn std::error::Error>> {
     let gpu = vgpu::Gpu::from_env()?;
     println!(
         "adapter: {} ({:?})",

@@ -72,7 +72,11 @@ fn args() -> Result<(u64, String, bool), String> {
     Ok((frames, out, small))
 }
 
-fn main() -> Result<(), Box<dyn std::error::Error>> {
+fn main() -> std::process::ExitCode {
+    vgpu_examples::report(run())
+}
+
+fn run() -> Result<(), Box<dyn std::error::Error>> {
     let (frames, out, small) = args()?;
     let started = Instant::now();
     let gpu = vgpu::Gpu::from_env()?;

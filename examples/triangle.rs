@@ -4,7 +4,11 @@
 //! cargo run --release --example triangle
 //! ```
 
-fn main() -> Result<(), Box<dyn std::error::Error>> {
+fn main() -> std::process::ExitCode {
+    vgpu_examples::report(run())
+}
+
+fn run() -> Result<(), Box<dyn std::error::Error>> {
     let gpu = vgpu::Gpu::from_env()?;
     println!(
         "adapter: {} ({:?})",
