@@ -1,0 +1,160 @@
+//! Tier 1 and 2: MSAA targets, GPU pass timings in `FrameReport`, and uniform bindings past the
+//! device's dynamic-offset limit (static bind groups per slot, still cached).
+
+use vgpu::{DrawDesc, Gpu, TargetDesc, value};
+
+const TRIANGLE: &str = "
+struct Style { color: vec4f }
+@group(0) @binding(0) var<uniform> style: Style;
+@vertex fn vs_main(@builtin(vertex_index) i: u32) -> @builtin(position) vec4f {
+    var p = array<vec2f, 3>(vec2f(-1.0, -1.0), vec2f(1.0, -1.0), vec2f(-1.0, 1.0));
+    return vec4f(p[i], 0.0, 1.0);
+}
+@fragment fn fs_main() -> @location(0) vec4f { return style.color; }
+";
+
+#[test]
+fn msaa_target_resolves_edges_and_keeps_interiors_exact() {
+    let Some(gpu) = vgpu_tests::real_gpu() else {
+        return;
+    };
+    let target = gpu
+        .target_with(&TargetDesc::new(16, 16).samples(4))
+        .expect("msaa target");
+    assert_eq!(target.signature().samples, 4);
+    let shader = gpu.shader("msaa", TRIANGLE).expect("shader");
+    let draw = gpu.draw(&shader, DrawDesc::default()).expect("draw");
+    draw.set("style", value! { color: [1.0, 1.0, 1.0, 1.0] })
+        .expect("set");
+    gpu.frame(|f| {
+        f.pass(
+            vgpu::PassDesc::new(&target).clear([0.0, 0.0, 0.0, 1.0]),
+            |p| p.draw(&draw),
+        )
+    })
+    .expect("frame");
+    let image = target.read_rgba8().expect("read");
+    // The triangle covers the lower-left half: (0,15) is inside, (15,0) outside.
+    assert_eq!(image.pixel(1, 14), Some([255, 255, 255, 255]));
+    assert_eq!(image.pixel(14, 1), Some([0, 0, 0, 255]));
+    // Pixels on the hypotenuse (x == y) are partly covered: the resolve averages samples.
+    let partial = (0..16)
+        .filter_map(|i| image.pixel(i, i))
+        .filter(|p| p[0] > 0 && p[0] < 255)
+        .count();
+    assert!(
+        partial > 0,
+        "the diagonal shows resolved (blended) coverage"
+    );
+}
+
+#[test]
+fn gpu_pass_times_arrive_a_frame_or_two_late_where_timestamps_exist() {
+    let noop = Gpu::noop();
+    let t = noop.target(4, 4).expect("target");
+    for _ in 0..3 {
+        let r = noop.frame(|f| f.pass(&t, |_| Ok(()))).expect("frame");
+        assert!(r.gpu_passes.is_none(), "the noop device measures nothing");
+    }
+
+    let Some(gpu) = vgpu_tests::real_gpu() else {
+        return;
+    };
+    let target = gpu.target(8, 8).expect("target");
+    let mut seen = None;
+    for _ in 0..6 {
+        let report = gpu
+            .frame(|f| {
+                f.pass(vgpu::PassDesc::new(&target).label("first"), |_| Ok(()))?;
+                f.pass(vgpu::PassDesc::new(&target).label("second"), |_| Ok(()))
+            })
+            .expect("frame");
+        gpu.wait_idle().expect("idle");
+        if report.gpu_passes.is_some() {
+            seen = Some(report);
+        }
+    }
+    match seen {
+        Some(report) if gpu.has_timestamps() => {
+            let passes = report.gpu_passes.expect("passes");
+            let labels: Vec<&str> = passes.iter().map(|(l, _)| l.as_str()).collect();
+            assert_eq!(labels, ["first", "second"]);
+            assert!(report.gpu_frame_index.expect("frame index") < report.index);
+        }
+        Some(_) => panic!("timings reported without timestamp support"),
+        None => assert!(
+            !gpu.has_timestamps(),
+            "timestamps supported but never reported"
+        ),
+    }
+}
+
+/// A group with more uniform bindings than `max_dynamic_uniform_buffers_per_pipeline_layout`:
+/// those past the limit bind static groups per slot, still cached (0 bind groups when steady).
+#[test]
+fn uniform_bindings_past_the_dynamic_limit_use_cached_static_groups() {
+    let check = |gpu: &Gpu| {
+        let limit = gpu
+            .context()
+            .limits()
+            .max_dynamic_uniform_buffers_per_pipeline_layout;
+        let n = (limit + 2).min(gpu.context().limits().max_uniform_buffers_per_shader_stage);
+        if n <= limit {
+            eprintln!("the device cannot declare more uniform buffers than dynamic ones; skipped");
+            return;
+        }
+        let mut decl = String::new();
+        let mut sum = String::from("0.0");
+        for i in 0..n {
+            decl += &format!(
+                "struct U{i} {{ v: vec4f }}\n@group(0) @binding({i}) var<uniform> u{i}: U{i};\n"
+            );
+            sum += &format!(" + u{i}.v.x");
+        }
+        let wgsl = format!(
+            "{decl}
+            @vertex fn vs_main(@builtin(vertex_index) i: u32) -> @builtin(position) vec4f {{
+                var p = array<vec2f, 3>(vec2f(-1.0, -1.0), vec2f(3.0, -1.0), vec2f(-1.0, 3.0));
+                return vec4f(p[i], 0.0, 1.0);
+            }}
+            @fragment fn fs_main() -> @location(0) vec4f {{ return vec4f({sum}, 0.0, 0.0, 1.0); }}"
+        );
+        let shader = gpu.shader("many uniforms", &wgsl).expect("shader");
+        let draw = gpu.draw(&shader, DrawDesc::default()).expect("draw");
+        for i in 0..n {
+            draw.set(&format!("u{i}"), value! { v: [1.0 / 255.0, 0.0, 0.0, 0.0] })
+                .expect("set");
+        }
+        let target = gpu.target(4, 4).expect("target");
+        for _ in 0..2 {
+            gpu.frame(|f| f.pass(&target, |p| p.draw(&draw)))
+                .expect("frame");
+        }
+        let steady = gpu
+            .frame(|f| f.pass(&target, |p| p.draw(&draw)))
+            .expect("frame");
+        assert_eq!(steady.stats.bind_groups_created, 0, "{:?}", steady.stats);
+        assert_eq!(steady.stats.bytes_uploaded, 0);
+        // A change of one value past the limit moves it to another slot within one frame:
+        // two draws, two values, both seen.
+        draw.set(
+            &format!("u{}", n - 1),
+            value! { v: [2.0 / 255.0, 0.0, 0.0, 0.0] },
+        )
+        .expect("set");
+        gpu.frame(|f| f.pass(&target, |p| p.draw(&draw)))
+            .expect("frame");
+        if !gpu.is_noop() {
+            let px = target
+                .read_rgba8()
+                .expect("read")
+                .pixel(1, 1)
+                .expect("pixel");
+            assert_eq!(u32::from(px[0]), n + 1, "every binding read its own value");
+        }
+    };
+    check(&Gpu::noop());
+    if let Some(gpu) = vgpu_tests::real_gpu() {
+        check(&gpu);
+    }
+}
