@@ -498,29 +498,42 @@ impl UniformEngine {
     /// the bytes) is a slotmap lookup and integer compares: no allocation, hashing or scan.
     #[inline]
     pub fn resolve(&mut self, key: OwnerKey) -> Result<SlotRef, UniformsError> {
+        if let Some(slot) = self.resolve_steady(key) {
+            return Ok(slot);
+        }
         if !self.open {
             return Err(UniformsError::NoSubmission {
                 operation: "resolve",
             });
         }
-        let s = self.submission;
-        let owner = self.owners.get_mut(key).ok_or_else(|| stale(key))?;
-        if owner.bound_sub == s && owner.bound_rev == owner.revision && owner.revision != 0 {
-            return Ok(owner.bound);
-        }
-        if owner.bound_sub != s
-            && owner.home_rev == owner.revision
-            && owner.revision != 0
-            && owner.pins == 0
-        {
-            if let Some(home) = owner.home {
-                owner.bound_sub = s;
-                owner.bound_rev = owner.revision;
-                owner.bound = SlotRef::page(home);
-                return Ok(owner.bound);
-            }
-        }
         self.resolve_slow(key)
+    }
+
+    /// The steady-state part of [`resolve`](Self::resolve): `Some` when the owner's slot for
+    /// this submission is already known (the revision bound last in this submission, or the
+    /// home slot already holding the bytes); `None` when the full `resolve` must run (which
+    /// also reports errors). Returns a small value, so the per-draw path carries no error.
+    #[inline]
+    pub fn resolve_steady(&mut self, key: OwnerKey) -> Option<SlotRef> {
+        if !self.open {
+            return None;
+        }
+        let s = self.submission;
+        let owner = self.owners.get_mut(key)?;
+        if owner.revision == 0 {
+            return None;
+        }
+        if owner.bound_sub == s {
+            return (owner.bound_rev == owner.revision).then_some(owner.bound);
+        }
+        if owner.home_rev == owner.revision && owner.pins == 0 {
+            let home = owner.home?;
+            owner.bound_sub = s;
+            owner.bound_rev = owner.revision;
+            owner.bound = SlotRef::page(home);
+            return Some(owner.bound);
+        }
+        None
     }
 
     #[inline(never)]

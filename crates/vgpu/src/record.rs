@@ -342,7 +342,10 @@ fn record_groups<R: Recorder>(
         // Fast path: the group's only dynamic offset belongs to its only value (the common
         // per-object or per-view struct). Same semantics as the general path below.
         if let (Some(owner), false) = (g.single, pinning) {
-            let s = engine.resolve(owner)?;
+            let s = match engine.resolve_steady(owner) {
+                Some(s) => s,
+                None => engine.resolve(owner)?,
+            };
             let current =
                 matches!(&g.memo, Some(m) if m.epoch == epoch && m.bindings_rev == *bindings_rev);
             let valid = current && matches!(&g.memo, Some(m) if m.first_buffer == Some(s.buffer));
