@@ -35,36 +35,8 @@ pub struct LayoutEntryDesc {
 impl LayoutEntryDesc {
     /// The `wgpu::BindingType`.
     pub fn binding_type(&self) -> wgpu::BindingType {
-        let buffer = |ty| wgpu::BindingType::Buffer {
-            ty,
-            has_dynamic_offset: self.has_dynamic_offset,
-            min_binding_size: self.min_binding_size,
-        };
-        match self.kind {
-            BindingKind::UniformBuffer => buffer(wgpu::BufferBindingType::Uniform),
-            BindingKind::StorageBuffer { read_only } => {
-                buffer(wgpu::BufferBindingType::Storage { read_only })
-            }
-            BindingKind::Texture {
-                sample_type,
-                view_dimension,
-                multisampled,
-            } => wgpu::BindingType::Texture {
-                sample_type,
-                view_dimension,
-                multisampled,
-            },
-            BindingKind::StorageTexture {
-                format,
-                access,
-                view_dimension,
-            } => wgpu::BindingType::StorageTexture {
-                access,
-                format,
-                view_dimension,
-            },
-            BindingKind::Sampler(t) => wgpu::BindingType::Sampler(t),
-        }
+        self.kind
+            .to_wgpu(self.has_dynamic_offset, self.min_binding_size)
     }
 
     /// The `wgpu::BindGroupLayoutEntry`.

@@ -99,6 +99,45 @@ impl BindingKind {
         )
     }
 
+    /// The `wgpu::BindingType` of this kind; `has_dynamic_offset` and `min_binding_size` apply
+    /// to buffers only.
+    pub fn to_wgpu(
+        &self,
+        has_dynamic_offset: bool,
+        min_binding_size: Option<wgpu::BufferSize>,
+    ) -> wgpu::BindingType {
+        let buffer = |ty| wgpu::BindingType::Buffer {
+            ty,
+            has_dynamic_offset,
+            min_binding_size,
+        };
+        match *self {
+            BindingKind::UniformBuffer => buffer(wgpu::BufferBindingType::Uniform),
+            BindingKind::StorageBuffer { read_only } => {
+                buffer(wgpu::BufferBindingType::Storage { read_only })
+            }
+            BindingKind::Texture {
+                sample_type,
+                view_dimension,
+                multisampled,
+            } => wgpu::BindingType::Texture {
+                sample_type,
+                view_dimension,
+                multisampled,
+            },
+            BindingKind::StorageTexture {
+                format,
+                access,
+                view_dimension,
+            } => wgpu::BindingType::StorageTexture {
+                access,
+                format,
+                view_dimension,
+            },
+            BindingKind::Sampler(t) => wgpu::BindingType::Sampler(t),
+        }
+    }
+
     /// A short description (`uniform buffer`, `texture_2d<f32>`-like wording) for messages.
     pub fn describe(&self) -> String {
         match self {
@@ -164,46 +203,8 @@ impl BindingInfo {
 
     /// The `wgpu::BindingType` of this binding; `has_dynamic_offset` applies to buffers only.
     pub fn binding_type(&self, has_dynamic_offset: bool) -> wgpu::BindingType {
-        match self.kind {
-            BindingKind::UniformBuffer => wgpu::BindingType::Buffer {
-                ty: wgpu::BufferBindingType::Uniform,
-                has_dynamic_offset,
-                min_binding_size: self.min_binding_size(),
-            },
-            BindingKind::StorageBuffer { read_only } => wgpu::BindingType::Buffer {
-                ty: wgpu::BufferBindingType::Storage { read_only },
-                has_dynamic_offset,
-                min_binding_size: self.min_binding_size(),
-            },
-            BindingKind::Texture {
-                sample_type,
-                view_dimension,
-                multisampled,
-            } => wgpu::BindingType::Texture {
-                sample_type,
-                view_dimension,
-                multisampled,
-            },
-            BindingKind::StorageTexture {
-                format,
-                access,
-                view_dimension,
-            } => wgpu::BindingType::StorageTexture {
-                access,
-                format,
-                view_dimension,
-            },
-            BindingKind::Sampler(t) => wgpu::BindingType::Sampler(t),
-        }
-    }
-
-    /// For buffers: where wgpu's GL backend would read this binding's type differently from
-    /// WGSL ([`TypeLayout::gl_hazards`]); empty for other kinds and for types GL reads right.
-    pub fn gl_hazards(&self) -> Vec<String> {
-        match &self.layout {
-            Some(l) => l.gl_hazards(self.kind == BindingKind::UniformBuffer),
-            None => Vec::new(),
-        }
+        self.kind
+            .to_wgpu(has_dynamic_offset, self.min_binding_size())
     }
 
     /// The layout entry for this binding with the given stages and dynamic-offset choice.
