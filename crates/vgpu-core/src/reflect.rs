@@ -207,6 +207,15 @@ impl BindingInfo {
             .to_wgpu(has_dynamic_offset, self.min_binding_size())
     }
 
+    /// For buffers: where wgpu's GL backend would read this binding's type differently from
+    /// WGSL ([`TypeLayout::gl_hazards`]); empty for other kinds and for types GL reads right.
+    pub fn gl_hazards(&self) -> Vec<String> {
+        match &self.layout {
+            Some(l) => l.gl_hazards(self.kind == BindingKind::UniformBuffer),
+            None => Vec::new(),
+        }
+    }
+
     /// The layout entry for this binding with the given stages and dynamic-offset choice.
     pub fn layout_entry(
         &self,
