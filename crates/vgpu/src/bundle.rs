@@ -90,7 +90,7 @@ impl BundleRecorder<'_> {
     fn draw_range(&mut self, draw: &Draw, range: Option<&DrawRange>) -> Result<()> {
         let mut st = self.gpu.shared.lock();
         let key = draw.inner.key;
-        st.record_draw(key, &mut self.cmds, &mut self.bound, self.sig, range)?;
+        st.record_draw(key, &mut self.cmds, &mut self.bound, self.sig, 0, range)?;
         let rev = st.ops.get(key).map_or(0, |o| o.bindings_rev);
         self.deps.push(Dep {
             key,

@@ -245,12 +245,68 @@ pub(crate) struct RenderInfo {
     pub(crate) state_key: Arc<RenderStateKey>,
 }
 
-/// Per-operation state kept in the `Gpu` state (`repr(C)`: what every record reads comes
-/// first, so a steady-state record touches few cache lines).
+/// One single-value group as the steady-state record path sees it: the value's owner, the page
+/// its memoized bind group was built on, and that group.
+#[derive(Debug, Default)]
+#[repr(C)]
+pub(crate) struct HotGroup {
+    pub(crate) owner: OwnerKey,
+    pub(crate) buffer: Option<vgpu_uniforms::BufferKey>,
+    pub(crate) id: u64,
+    pub(crate) group: Option<wgpu::BindGroup>,
+}
+
+/// Everything a steady-state record of a simple draw reads, in one 128-byte block at the start
+/// of its [`OpState`]: a copy of the pipeline memo and of each single-value group's memo.
+/// Valid while `valid_epoch` equals the bind-group cache's eviction epoch and the pass's target
+/// signature id equals `sig_id`; any change of the operation's bindings invalidates it.
 #[derive(Debug)]
-#[repr(C, align(64))]
-pub(crate) struct OpState {
+#[repr(C, align(128))]
+pub(crate) struct OpHot {
+    /// Bindings never set (recording fails while non-zero).
     pub(crate) unset: u32,
+    /// A render operation without vertex or index buffers whose groups (at most
+    /// [`HOT_GROUPS`]) each hold exactly one value taking its only dynamic offset.
+    pub(crate) fast: bool,
+    /// Number of groups.
+    pub(crate) n: u8,
+    /// Interned target signature of `pipeline` (0: none).
+    pub(crate) sig_id: u32,
+    /// Eviction epoch the copies were made at (`u64::MAX`: invalid).
+    pub(crate) valid_epoch: u64,
+    pub(crate) pipeline_id: u64,
+    pub(crate) pipeline: Option<wgpu::RenderPipeline>,
+    pub(crate) vertex_count: u32,
+    pub(crate) instance_count: u32,
+    pub(crate) groups: [HotGroup; HOT_GROUPS],
+}
+
+/// Groups an operation may have for the steady-state fast path.
+pub(crate) const HOT_GROUPS: usize = 2;
+
+impl Default for OpHot {
+    fn default() -> Self {
+        OpHot {
+            unset: 0,
+            fast: false,
+            n: 0,
+            sig_id: 0,
+            valid_epoch: u64::MAX,
+            pipeline_id: 0,
+            pipeline: None,
+            vertex_count: 0,
+            instance_count: 0,
+            groups: Default::default(),
+        }
+    }
+}
+
+/// Per-operation state kept in the `Gpu` state. `repr(C)`: the hot record comes first, so a
+/// steady-state record touches one 128-byte block per draw.
+#[derive(Debug)]
+#[repr(C, align(128))]
+pub(crate) struct OpState {
+    pub(crate) hot: OpHot,
     pub(crate) bindings_rev: u64,
     pub(crate) groups: SmallVec<[GroupRec; 2]>,
     pub(crate) render: Option<RenderInfo>,
@@ -531,13 +587,13 @@ impl Draw {
     /// Changes the vertex and instance counts.
     pub fn set_counts(&self, vertex_count: u32, instance_count: u32) {
         let mut st = self.inner.gpu.shared.lock();
-        if let Some(r) = st
-            .ops
-            .get_mut(self.inner.key)
-            .and_then(|o| o.render.as_mut())
-        {
-            r.vertex_count = vertex_count;
-            r.instance_count = instance_count;
+        if let Some(op) = st.ops.get_mut(self.inner.key) {
+            if let Some(r) = op.render.as_mut() {
+                r.vertex_count = vertex_count;
+                r.instance_count = instance_count;
+            }
+            op.hot.vertex_count = vertex_count;
+            op.hot.instance_count = instance_count;
         }
     }
 }
@@ -572,6 +628,48 @@ impl OpState {
                 _ => None,
             };
         }
+        let simple = self
+            .render
+            .as_ref()
+            .is_some_and(|r| r.vertex_buffers.is_empty() && r.index.is_none());
+        self.hot.valid_epoch = u64::MAX;
+        self.hot.n = self.groups.len().min(HOT_GROUPS) as u8;
+        self.hot.fast = simple
+            && self.groups.len() <= HOT_GROUPS
+            && self.groups.iter().all(|g| g.single.is_some());
+    }
+
+    /// Copies the pipeline memo and the single-value groups' memos into the hot record after a
+    /// full record, if they are all current.
+    pub(crate) fn refresh_hot(&mut self, epoch: u64, sig_id: u32) {
+        self.hot.valid_epoch = u64::MAX;
+        if !self.hot.fast || sig_id == 0 {
+            return;
+        }
+        let Some(render) = &self.render else { return };
+        let Some((_, pid, pipeline)) = &render.pipeline_memo else {
+            return;
+        };
+        for (gi, g) in self.groups.iter().enumerate().take(HOT_GROUPS) {
+            let (Some(owner), Some(m)) = (g.single, &g.memo) else {
+                return;
+            };
+            if m.epoch != epoch || m.bindings_rev != self.bindings_rev {
+                return;
+            }
+            self.hot.groups[gi] = HotGroup {
+                owner,
+                buffer: m.first_buffer,
+                id: m.id.get(),
+                group: Some(m.group.clone()),
+            };
+        }
+        self.hot.pipeline_id = *pid;
+        self.hot.pipeline = Some(pipeline.clone());
+        self.hot.vertex_count = render.vertex_count;
+        self.hot.instance_count = render.instance_count;
+        self.hot.sig_id = sig_id;
+        self.hot.valid_epoch = epoch;
     }
 }
 
@@ -589,7 +687,10 @@ impl State {
             label: label.clone(),
             program: program.clone(),
             slots: (0..n).map(|_| Slot::Unset).collect(),
-            unset: n as u32,
+            hot: OpHot {
+                unset: n as u32,
+                ..OpHot::default()
+            },
             bindings_rev: 1,
             groups: (0..program.groups.len())
                 .map(|_| GroupRec::default())
@@ -597,6 +698,9 @@ impl State {
             render,
             compute_memo: None,
         });
+        if let Some(op) = self.ops.get_mut(key) {
+            op.rebuild_groups();
+        }
         (key, label, program)
     }
 

@@ -268,10 +268,13 @@ impl<'g> Frame<'g> {
         if let Some([x, y, w, h]) = desc.scissor {
             rpass.set_scissor_rect(x, y, w, h);
         }
+        let mut lock = gpu.shared.lock_for_pass();
+        let sig_id = lock.state().sig_id(target.signature());
         let mut pass = Pass {
-            lock: gpu.shared.lock_for_pass(),
+            lock,
             rpass,
             sig: target.signature(),
+            sig_id,
             bound: Bound::default(),
         };
         let result = record(&mut pass);
@@ -388,6 +391,8 @@ pub struct Pass<'p> {
     lock: PassLock<'p>,
     rpass: wgpu::RenderPass<'p>,
     sig: TargetSignature,
+    /// `sig` interned (pipelines memoized per draw compare this id).
+    sig_id: u32,
     bound: Bound,
 }
 
@@ -404,9 +409,14 @@ impl<'p> Pass<'p> {
     /// is now, even if set again later in the frame.
     #[inline]
     pub fn draw(&mut self, draw: &Draw) -> Result<()> {
-        self.lock
-            .state()
-            .record_draw(draw.key, &mut self.rpass, &mut self.bound, self.sig, None)
+        self.lock.state().record_draw(
+            draw.key,
+            &mut self.rpass,
+            &mut self.bound,
+            self.sig,
+            self.sig_id,
+            None,
+        )
     }
 
     /// Records `draw` with explicit vertex (or index) and instance ranges.
@@ -416,6 +426,7 @@ impl<'p> Pass<'p> {
             &mut self.rpass,
             &mut self.bound,
             self.sig,
+            self.sig_id,
             Some(&range),
         )
     }

@@ -250,6 +250,8 @@ pub(crate) struct State {
     pub(crate) gpu_timing: bool,
     pub(crate) timer: Option<GpuTimer>,
     pub(crate) gpu_times: Option<(u64, Vec<(String, std::time::Duration)>)>,
+    /// Interned target signatures (id = index + 1).
+    pub(crate) signatures: Vec<crate::TargetSignature>,
     /// Released slots whose handles must be dropped after the lock (see [`StateGuard`]).
     pub(crate) deferred: Vec<crate::draw::Slot>,
     next_id: u64,
@@ -321,6 +323,7 @@ impl Gpu {
             gpu_timing: true,
             timer: None,
             gpu_times: None,
+            signatures: Vec::new(),
             deferred: Vec::new(),
             next_id: 0,
         };

@@ -182,7 +182,7 @@ impl State {
             let old = std::mem::replace(slot, restored);
             released.push(old);
         }
-        op.unset = op.slots.iter().filter(|s| matches!(s, Slot::Unset)).count() as u32;
+        op.hot.unset = op.slots.iter().filter(|s| matches!(s, Slot::Unset)).count() as u32;
         // Every slot holds what it held before `set_all` (nothing was recorded in between), so
         // the binding revision is restored too: memos and bundles recorded before stay valid.
         op.bindings_rev = saved_rev;
@@ -494,7 +494,7 @@ impl State {
         };
         let old = std::mem::replace(&mut op.slots[i], new_slot);
         if matches!(old, Slot::Unset) {
-            op.unset -= 1;
+            op.hot.unset -= 1;
         }
         op.bindings_rev += 1;
         op.rebuild_groups();
