@@ -246,7 +246,8 @@ pub(crate) struct RenderInfo {
 }
 
 /// One single-value group as the steady-state record path sees it: the value's owner, the page
-/// its memoized bind group was built on, and that group.
+/// its memoized bind group was built on, and that group; plus the previous (page, group) for a
+/// value that alternates between two pages (a camera set per pass).
 #[derive(Debug, Default)]
 #[repr(C)]
 pub(crate) struct HotGroup {
@@ -254,14 +255,17 @@ pub(crate) struct HotGroup {
     pub(crate) buffer: Option<vgpu_uniforms::BufferKey>,
     pub(crate) id: u64,
     pub(crate) group: Option<wgpu::BindGroup>,
+    pub(crate) alt_buffer: Option<vgpu_uniforms::BufferKey>,
+    pub(crate) alt_id: u64,
+    pub(crate) alt_group: Option<wgpu::BindGroup>,
 }
 
-/// Everything a steady-state record of a simple draw reads, in one 128-byte block at the start
+/// Everything a steady-state record of a simple draw reads, in one 192-byte block at the start
 /// of its [`OpState`]: a copy of the pipeline memo and of each single-value group's memo.
 /// Valid while `valid_epoch` equals the bind-group cache's eviction epoch and the pass's target
 /// signature id equals `sig_id`; any change of the operation's bindings invalidates it.
 #[derive(Debug)]
-#[repr(C, align(128))]
+#[repr(C, align(64))]
 pub(crate) struct OpHot {
     /// Bindings never set (recording fails while non-zero).
     pub(crate) unset: u32,
@@ -302,9 +306,9 @@ impl Default for OpHot {
 }
 
 /// Per-operation state kept in the `Gpu` state. `repr(C)`: the hot record comes first, so a
-/// steady-state record touches one 128-byte block per draw.
+/// steady-state record touches one contiguous block per draw.
 #[derive(Debug)]
-#[repr(C, align(128))]
+#[repr(C, align(64))]
 pub(crate) struct OpState {
     pub(crate) hot: OpHot,
     pub(crate) bindings_rev: u64,
@@ -657,11 +661,18 @@ impl OpState {
             if m.epoch != epoch || m.bindings_rev != self.bindings_rev {
                 return;
             }
+            let (alt_buffer, alt_id, alt_group) = match &g.alt {
+                Some((b, id, group)) => (*b, id.get(), Some(group.clone())),
+                None => (None, 0, None),
+            };
             self.hot.groups[gi] = HotGroup {
                 owner,
                 buffer: m.first_buffer,
                 id: m.id.get(),
                 group: Some(m.group.clone()),
+                alt_buffer,
+                alt_id,
+                alt_group,
             };
         }
         self.hot.pipeline_id = *pid;

@@ -355,23 +355,33 @@ fn record_hot<R: Recorder>(
     }
     let n = usize::from(hot.n).min(HOT_GROUPS);
     let mut offsets = [0u32; HOT_GROUPS];
+    let mut alt = [false; HOT_GROUPS];
     for gi in 0..n {
         let g = &hot.groups[gi];
         match engine.resolve_steady(g.owner) {
             Some(s) if Some(s.buffer) == g.buffer => offsets[gi] = s.offset,
+            Some(s) if g.alt_group.is_some() && Some(s.buffer) == g.alt_buffer => {
+                offsets[gi] = s.offset;
+                alt[gi] = true;
+            }
             _ => return false,
         }
     }
     for gi in 0..n {
         let g = &hot.groups[gi];
-        let Some(group) = &g.group else { return false };
+        let (id, group) = if alt[gi] {
+            (g.alt_id, &g.alt_group)
+        } else {
+            (g.id, &g.group)
+        };
+        let Some(group) = group else { return false };
         let b = &mut bound.groups[gi];
         let offset = offsets[gi];
-        if b.id == g.id && b.offsets[0] == offset {
+        if b.id == id && b.offsets[0] == offset {
             bound.set_bind_group_skipped += 1;
         } else {
             rec.set_bind_group(gi as u32, group, std::slice::from_ref(&offset));
-            b.id = g.id;
+            b.id = id;
             b.offsets[0] = offset;
             bound.set_bind_group_calls += 1;
         }
