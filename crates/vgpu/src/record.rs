@@ -358,7 +358,13 @@ fn record_hot<R: Recorder>(
     let mut alt = [false; HOT_GROUPS];
     for gi in 0..n {
         let g = &hot.groups[gi];
-        match engine.resolve_steady(g.owner) {
+        // A value that changed resolves through the full path (capture), usually to the same
+        // page: the memoized group still applies. Errors are left to the full record path.
+        let slot = match engine.resolve_steady(g.owner) {
+            Some(s) => Some(s),
+            None => engine.resolve(g.owner).ok(),
+        };
+        match slot {
             Some(s) if Some(s.buffer) == g.buffer => offsets[gi] = s.offset,
             Some(s) if g.alt_group.is_some() && Some(s.buffer) == g.alt_buffer => {
                 offsets[gi] = s.offset;
