@@ -242,9 +242,10 @@ impl State {
             let len = self.engine.bytes(owner).map_or(0, <[u8]>::len);
             plan.check_pod_size(len, &cx)?;
         }
-        let block = self.blocks.get_mut(owner).expect("checked above");
-        block.pending = None;
-        block.plan = Some(plan.clone());
+        if let Some(block) = self.blocks.get_mut(owner) {
+            block.pending = None;
+            block.plan = Some(plan.clone());
+        }
         Ok(())
     }
 }
