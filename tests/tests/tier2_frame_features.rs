@@ -158,3 +158,45 @@ fn uniform_bindings_past_the_dynamic_limit_use_cached_static_groups() {
         check(&gpu);
     }
 }
+
+/// On GL, wgpu reads members after an `@size` gap from the wrong offset (gfx-rs/wgpu#4374):
+/// vgpu refuses such a binding there with a clear error, and renders it everywhere else.
+#[test]
+fn gl_layout_hazards_are_refused_on_gl_and_rendered_elsewhere() {
+    let Some(gpu) = vgpu_tests::real_gpu() else {
+        return;
+    };
+    let shader = gpu
+        .shader(
+            "gapped",
+            "
+            struct Style { @size(32) pad: f32, color: vec4f }
+            @group(0) @binding(0) var<uniform> style: Style;
+            @vertex fn vs_main(@builtin(vertex_index) i: u32) -> @builtin(position) vec4f {
+                var p = array<vec2f, 3>(vec2f(-1.0, -1.0), vec2f(3.0, -1.0), vec2f(-1.0, 3.0));
+                return vec4f(p[i], 0.0, 1.0);
+            }
+            @fragment fn fs_main() -> @location(0) vec4f { return style.color; }",
+        )
+        .expect("valid WGSL");
+    let result = gpu.draw(&shader, DrawDesc::default());
+    if gpu.adapter_info().backend == wgpu::Backend::Gl {
+        let e = result.expect_err("refused on GL");
+        assert_eq!(e.code(), "VGPU-SHADER-GL-LAYOUT");
+        assert!(
+            e.to_string().contains("style") && e.to_string().contains("$.color"),
+            "{e}"
+        );
+    } else {
+        let draw = result.expect("accepted off GL");
+        draw.set("style", value! { pad: 0.0, color: [0.0, 1.0, 0.0, 1.0] })
+            .expect("set");
+        let target = gpu.target(4, 4).expect("target");
+        gpu.frame(|f| f.pass(&target, |p| p.draw(&draw)))
+            .expect("frame");
+        assert_eq!(
+            target.read_rgba8().expect("read").pixel(1, 1),
+            Some([0, 255, 0, 255])
+        );
+    }
+}

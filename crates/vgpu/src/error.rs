@@ -296,6 +296,18 @@ pub enum BindingError {
         /// What was given.
         actual: String,
     },
+    /// On the GL backend, wgpu lays out this binding's type differently from WGSL (members after
+    /// `@size`/`@align` gaps, `matCx2` in uniform buffers: gfx-rs/wgpu#4374, #4371); values would
+    /// be read from the wrong bytes, so the shader is refused on GL.
+    #[error("VGPU-SHADER-GL-LAYOUT: shader {label:?}: binding `{binding}` would be read differently on the GL backend at {}; avoid @size/@align gaps and matCx2 in uniform buffers, or use Vulkan", .members.join(", "))]
+    GlLayout {
+        /// Shader label.
+        label: String,
+        /// WGSL binding name.
+        binding: String,
+        /// The affected members (paths like `$.m` or `$.b`).
+        members: Vec<String>,
+    },
     /// The uniforms block or value could not be captured (engine error).
     #[error(transparent)]
     Uniforms(#[from] vgpu_uniforms::UniformsError),
@@ -314,6 +326,7 @@ impl ErrorCode for BindingError {
             BindingError::LayoutMismatch { .. } => "VGPU-SET-LAYOUT-MISMATCH",
             BindingError::Unset { .. } => "VGPU-DRAW-UNSET-BINDING",
             BindingError::VertexLayout { .. } => "VGPU-DRAW-VERTEX-LAYOUT",
+            BindingError::GlLayout { .. } => "VGPU-SHADER-GL-LAYOUT",
             BindingError::Uniforms(e) => e.code(),
             BindingError::Bind(e) => e.code(),
         }

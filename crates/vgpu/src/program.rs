@@ -108,6 +108,19 @@ impl State {
             b.kind == BindingKind::UniformBuffer
                 && uniforms.binary_search(&(b.group, b.binding)).is_ok()
         })?;
+        if self.ctx.adapter_info().backend == wgpu::Backend::Gl {
+            for e in entries.iter().flat_map(|e| refl.entry_point_bindings(e)) {
+                let members = e.gl_hazards();
+                if !members.is_empty() {
+                    return Err(crate::error::BindingError::GlLayout {
+                        label: shader.label().to_owned(),
+                        binding: e.name.clone(),
+                        members,
+                    }
+                    .into());
+                }
+            }
+        }
         let mut bindings = Vec::new();
         let mut groups = SmallVec::new();
         let mut layouts = Vec::new();
