@@ -77,8 +77,7 @@ impl Compute {
     }
     /// Sets one binding by WGSL name; see [`Draw::set`](crate::Draw::set).
     pub fn set<'a>(&self, name: &str, value: impl Into<Bind<'a>>) -> Result<()> {
-        let mut st = self.inner.gpu.shared.lock();
-        st.set_binding(self.inner.key, name, value.into())
+        self.inner.set(name, value.into())
     }
     /// Sets a binding from a typed `bytemuck::Pod` value.
     pub fn set_pod<T: bytemuck::Pod>(&self, name: &str, value: &T) -> Result<()> {
@@ -86,8 +85,6 @@ impl Compute {
     }
     /// Sets several bindings atomically.
     pub fn set_all<'a>(&self, values: impl IntoIterator<Item = (&'a str, Bind<'a>)>) -> Result<()> {
-        let values: Vec<(&str, Bind<'_>)> = values.into_iter().collect();
-        let mut st = self.inner.gpu.shared.lock();
-        st.set_bindings_atomic(self.inner.key, &values)
+        self.inner.set_all(values)
     }
 }

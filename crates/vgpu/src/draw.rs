@@ -208,8 +208,6 @@ pub(crate) struct GroupMemo {
     pub(crate) bindings_rev: u64,
     pub(crate) id: BindGroupId,
     pub(crate) group: wgpu::BindGroup,
-    /// `buffers[0]` (read on every record) is kept apart from the rest.
-    pub(crate) first_buffer: Option<vgpu_uniforms::BufferKey>,
     pub(crate) buffers: [Option<vgpu_uniforms::BufferKey>; MEMO_VALUES],
     pub(crate) statics: [u32; MEMO_VALUES],
 }
@@ -325,6 +323,25 @@ pub(crate) struct OpHandle {
     pub(crate) key: OpKey,
     pub(crate) label: Arc<str>,
     pub(crate) program: Arc<Program>,
+}
+
+impl OpHandle {
+    /// `set` of draws and computes.
+    pub(crate) fn set(&self, name: &str, value: crate::bind::Bind<'_>) -> Result<()> {
+        self.gpu.shared.lock().set_binding(self.key, name, value)
+    }
+
+    /// `set_all` of draws and computes.
+    pub(crate) fn set_all<'a>(
+        &self,
+        values: impl IntoIterator<Item = (&'a str, crate::bind::Bind<'a>)>,
+    ) -> Result<()> {
+        let values: Vec<(&str, crate::bind::Bind<'_>)> = values.into_iter().collect();
+        self.gpu
+            .shared
+            .lock()
+            .set_bindings_atomic(self.key, &values)
+    }
 }
 
 impl Drop for OpHandle {
@@ -569,8 +586,7 @@ impl Draw {
     /// The first accepted value latches the binding as library-owned or user-owned; switching
     /// is an error. A rejected set changes nothing.
     pub fn set<'a>(&self, name: &str, value: impl Into<crate::bind::Bind<'a>>) -> Result<()> {
-        let mut st = self.inner.gpu.shared.lock();
-        st.set_binding(self.inner.key, name, value.into())
+        self.inner.set(name, value.into())
     }
 
     /// Sets a binding from a typed `bytemuck::Pod` value whose size equals the reflected size.
@@ -583,9 +599,7 @@ impl Draw {
         &self,
         values: impl IntoIterator<Item = (&'a str, crate::bind::Bind<'a>)>,
     ) -> Result<()> {
-        let values: Vec<(&str, crate::bind::Bind<'_>)> = values.into_iter().collect();
-        let mut st = self.inner.gpu.shared.lock();
-        st.set_bindings_atomic(self.inner.key, &values)
+        self.inner.set_all(values)
     }
 
     /// Changes the vertex and instance counts.
@@ -667,7 +681,7 @@ impl OpState {
             };
             self.hot.groups[gi] = HotGroup {
                 owner,
-                buffer: m.first_buffer,
+                buffer: m.buffers[0],
                 id: m.id.get(),
                 group: Some(m.group.clone()),
                 alt_buffer,

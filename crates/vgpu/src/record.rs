@@ -381,16 +381,7 @@ fn record_hot<R: Recorder>(
             (g.id, &g.group)
         };
         let Some(group) = group else { return false };
-        let b = &mut bound.groups[gi];
-        let offset = offsets[gi];
-        if b.id == id && b.offsets[0] == offset {
-            bound.set_bind_group_skipped += 1;
-        } else {
-            rec.set_bind_group(gi as u32, group, std::slice::from_ref(&offset));
-            b.id = id;
-            b.offsets[0] = offset;
-            bound.set_bind_group_calls += 1;
-        }
+        set_single(rec, bound, gi, id, group, offsets[gi]);
     }
     if bound.pipeline != hot.pipeline_id {
         let Some(p) = &hot.pipeline else { return false };
@@ -457,7 +448,7 @@ fn record_groups<R: Recorder>(
             };
             let current =
                 matches!(&g.memo, Some(m) if m.epoch == epoch && m.bindings_rev == *bindings_rev);
-            let valid = current && matches!(&g.memo, Some(m) if m.first_buffer == Some(s.buffer));
+            let valid = current && matches!(&g.memo, Some(m) if m.buffers[0] == Some(s.buffer));
             if !valid {
                 // A value alternating between two pages (a camera set per pass whose second
                 // value sits in another page) swaps with the previous memo instead of looking
@@ -465,10 +456,9 @@ fn record_groups<R: Recorder>(
                 let swapped = current
                     && match (&mut g.memo, &mut g.alt) {
                         (Some(m), Some(alt)) if alt.0 == Some(s.buffer) => {
-                            std::mem::swap(&mut m.first_buffer, &mut alt.0);
+                            std::mem::swap(&mut m.buffers[0], &mut alt.0);
                             std::mem::swap(&mut m.id, &mut alt.1);
                             std::mem::swap(&mut m.group, &mut alt.2);
-                            m.buffers[0] = m.first_buffer;
                             true
                         }
                         _ => false,
@@ -479,7 +469,6 @@ fn record_groups<R: Recorder>(
                         program,
                         slots,
                         gi,
-                        &g.values,
                         *bindings_rev,
                         epoch,
                         engine,
@@ -487,24 +476,14 @@ fn record_groups<R: Recorder>(
                         page_res,
                     )?;
                     g.alt = match g.memo.take() {
-                        Some(m) if current => Some((m.first_buffer, m.id, m.group)),
+                        Some(m) if current => Some((m.buffers[0], m.id, m.group)),
                         _ => None,
                     };
                     g.memo = Some(built);
                 }
             }
             let Some(memo) = &g.memo else { continue };
-            let Some(b) = bound.groups.get_mut(gi) else {
-                continue;
-            };
-            if b.id == memo.id.get() && b.offsets[0] == s.offset {
-                bound.set_bind_group_skipped += 1;
-            } else {
-                rec.set_bind_group(gi as u32, &memo.group, std::slice::from_ref(&s.offset));
-                b.id = memo.id.get();
-                b.offsets[0] = s.offset;
-                bound.set_bind_group_calls += 1;
-            }
+            set_single(rec, bound, gi, memo.id.get(), &memo.group, s.offset);
             continue;
         }
         let mut offsets = [0u32; MAX_DYNAMIC];
@@ -538,7 +517,6 @@ fn record_groups<R: Recorder>(
                 program,
                 slots,
                 gi,
-                &g.values,
                 *bindings_rev,
                 epoch,
                 engine,
@@ -561,7 +539,6 @@ fn build_group(
     program: &Program,
     slots: &[Slot],
     gi: usize,
-    values: &[crate::draw::ValueRef],
     bindings_rev: u64,
     epoch: u64,
     engine: &mut UniformEngine,
@@ -641,10 +618,8 @@ fn build_group(
             Slot::Unset => {}
         }
     }
-    debug_assert_eq!(j, values.len());
     let (id, g) = bind.get_or_create(group.layout_key, &entries)?;
     Ok(GroupMemo {
-        first_buffer: buffers[0],
         buffers,
         statics,
         bindings_rev,
@@ -652,6 +627,31 @@ fn build_group(
         id,
         group: g.clone(),
     })
+}
+
+/// Sets a group with one dynamic offset unless the same group and offset are already bound.
+/// Keeps `set_group`'s invariant: offsets past the first are zero.
+#[inline]
+fn set_single<R: Recorder>(
+    rec: &mut R,
+    bound: &mut Bound,
+    gi: usize,
+    id: u64,
+    group: &wgpu::BindGroup,
+    offset: u32,
+) {
+    let Some(b) = bound.groups.get_mut(gi) else {
+        return;
+    };
+    if b.id == id && b.offsets[0] == offset {
+        bound.set_bind_group_skipped += 1;
+        return;
+    }
+    rec.set_bind_group(gi as u32, group, std::slice::from_ref(&offset));
+    b.id = id;
+    b.offsets = [0; MAX_DYNAMIC];
+    b.offsets[0] = offset;
+    bound.set_bind_group_calls += 1;
 }
 
 #[inline]
