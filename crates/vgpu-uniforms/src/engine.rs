@@ -2,7 +2,7 @@
 
 use std::sync::Arc;
 
-use slotmap::{DenseSlotMap, Key as _};
+use slotmap::{Key as _, SlotMap};
 use vgpu_core::GpuContext;
 
 use crate::pool::{Pool, SlotLoc, round_up};
@@ -99,9 +99,10 @@ pub struct EngineGauges {
 ///
 /// See the crate docs for the capture rules and the bounds on slots and pages.
 pub struct UniformEngine {
-    /// Dense storage: owners touched by consecutive draws sit next to each other, and the
-    /// key-to-index table is compact.
-    owners: DenseSlotMap<OwnerKey, Owner>,
+    /// Owners in slots that hold the value next to its version: one bounds check and one
+    /// version compare per lookup. Owners created one after another (a scene's objects) sit
+    /// next to each other.
+    owners: SlotMap<OwnerKey, Owner>,
     pool: Pool,
     config: EngineConfig,
     max_uniform_binding: u64,
@@ -114,6 +115,29 @@ pub struct UniformEngine {
     deferred_storage: Vec<(StorageKey, Option<Vec<u8>>)>,
     scratch: Vec<u8>,
     retained_slots: usize,
+    /// Owner stamps; see [`UniformEngine::stamps`].
+    stamps: Stamps,
+    /// The last submission declared by [`UniformEngine::memos_in_use`].
+    memo_sub: u64,
+}
+
+/// Owner stamps by slot index, and the next stamp to hand out (stamps are never reused).
+#[derive(Debug)]
+struct Stamps {
+    by_index: Vec<u64>,
+    next: u64,
+}
+
+impl Stamps {
+    /// Gives the owner a new stamp: memos taken under the old one no longer hold.
+    fn renew(&mut self, key: OwnerKey) {
+        let i = UniformEngine::stamp_index(key);
+        if i >= self.by_index.len() {
+            self.by_index.resize(i + 1, 0);
+        }
+        self.by_index[i] = self.next;
+        self.next += 1;
+    }
 }
 
 impl std::fmt::Debug for UniformEngine {
@@ -138,7 +162,7 @@ impl UniformEngine {
     pub fn new(ctx: Arc<GpuContext>, config: EngineConfig) -> Self {
         let limits = ctx.limits();
         UniformEngine {
-            owners: DenseSlotMap::with_key(),
+            owners: SlotMap::with_key(),
             pool: Pool::new(ctx, config.page_size),
             config: EngineConfig {
                 retain_submissions: config.retain_submissions.max(1),
@@ -154,6 +178,11 @@ impl UniformEngine {
             deferred_storage: Vec::new(),
             scratch: Vec::new(),
             retained_slots: 0,
+            stamps: Stamps {
+                by_index: Vec::new(),
+                next: 1,
+            },
+            memo_sub: 0,
         }
     }
 
@@ -202,7 +231,7 @@ impl UniformEngine {
     /// Creates an owner with no bytes yet; its first set fixes its size. `label` names it in
     /// errors.
     pub fn create_owner(&mut self, label: &str, space: AddressSpace) -> OwnerKey {
-        self.owners.insert(Owner {
+        let key = self.owners.insert(Owner {
             label: label.into(),
             space,
             bytes: Vec::new(),
@@ -220,7 +249,9 @@ impl UniformEngine {
                 buffer: BufferKey::Page(PageKey::null()),
                 offset: 0,
             },
-        })
+        });
+        self.stamps.renew(key);
+        key
     }
 
     /// Removes an owner and frees its slots. Safe while a submission is open: slots (and a storage
@@ -228,8 +259,11 @@ impl UniformEngine {
     /// at once.
     pub fn remove_owner(&mut self, key: OwnerKey) -> Result<(), UniformsError> {
         let owner = self.owners.remove(key).ok_or_else(|| stale(key))?;
+        self.stamps.renew(key);
         let open = self.open.then_some(self.submission);
-        let bound_now = |last: u64| open == Some(last);
+        // Operations of this submission may hold the home slot through a memo.
+        let memos = open.is_some() && self.memo_sub == self.submission;
+        let bound_now = |last: u64| open == Some(last) || memos;
         if let Some(home) = owner.home {
             // A pinned home may be read by a bundle replayed in this submission.
             if bound_now(owner.bound_sub) || (open.is_some() && owner.pins > 0) {
@@ -311,6 +345,7 @@ impl UniformEngine {
     /// [`resolve`](Self::resolve)), except a pinned owner, whose home slot is written through.
     /// Storage owners: marks the buffer for upload at the end of the submission (live).
     pub fn set_bytes(&mut self, key: OwnerKey, bytes: &[u8]) -> Result<bool, UniformsError> {
+        let memo_open = self.memo_open();
         let owner = self.owners.get_mut(key).ok_or_else(|| stale(key))?;
         if owner.bytes.is_empty() {
             self::first_set(
@@ -318,6 +353,7 @@ impl UniformEngine {
                 key,
                 bytes,
                 &mut self.pool,
+                &mut self.stamps,
                 &mut self.dirty_storage,
                 self.max_uniform_binding,
                 self.max_storage_binding,
@@ -331,8 +367,19 @@ impl UniformEngine {
             return Ok(false);
         }
         owner.bytes.copy_from_slice(bytes);
-        changed(owner, key, &mut self.pool, &mut self.dirty_storage);
+        changed(
+            owner,
+            key,
+            &mut self.stamps,
+            memo_open,
+            &mut self.dirty_storage,
+        );
         Ok(true)
+    }
+
+    /// `Some(submission)` while operations of the open submission may hold memoized slots.
+    fn memo_open(&self) -> Option<u64> {
+        (self.open && self.memo_sub == self.submission).then_some(self.submission)
     }
 
     /// Packs in place: `f` gets a scratch copy of the owner's current bytes; on `Ok` the scratch is
@@ -365,6 +412,7 @@ impl UniformEngine {
         size: Option<usize>,
         f: impl FnOnce(&mut [u8]) -> Result<(), E>,
     ) -> Result<bool, E> {
+        let memo_open = self.memo_open();
         let owner = self.owners.get_mut(key).ok_or_else(|| stale(key))?;
         let first = owner.bytes.is_empty();
         self.scratch.clear();
@@ -397,6 +445,7 @@ impl UniformEngine {
                 key,
                 &self.scratch,
                 &mut self.pool,
+                &mut self.stamps,
                 &mut self.dirty_storage,
                 self.max_uniform_binding,
                 self.max_storage_binding,
@@ -407,7 +456,13 @@ impl UniformEngine {
             return Ok(false);
         }
         owner.bytes.copy_from_slice(&self.scratch);
-        changed(owner, key, &mut self.pool, &mut self.dirty_storage);
+        changed(
+            owner,
+            key,
+            &mut self.stamps,
+            memo_open,
+            &mut self.dirty_storage,
+        );
         Ok(true)
     }
 
@@ -429,6 +484,7 @@ impl UniformEngine {
                 operation: "pin",
             });
         }
+        self.stamps.renew(key);
         if let Some(storage) = owner.storage {
             owner.pins += 1;
             return Ok(SlotRef {
@@ -462,6 +518,7 @@ impl UniformEngine {
     pub fn unpin(&mut self, key: OwnerKey) -> Result<(), UniformsError> {
         let owner = self.owners.get_mut(key).ok_or_else(|| stale(key))?;
         owner.pins = owner.pins.saturating_sub(1);
+        self.stamps.renew(key);
         Ok(())
     }
 
@@ -482,6 +539,40 @@ impl UniformEngine {
     /// The id of the open submission, if any.
     pub fn open_submission(&self) -> Option<u64> {
         self.open.then_some(self.submission)
+    }
+
+    /// The index of `key`'s stamp in [`stamps`](Self::stamps) (its slotmap slot index; computed
+    /// from the key alone).
+    #[inline]
+    pub fn stamp_index(key: OwnerKey) -> usize {
+        key.data().as_ffi() as u32 as usize
+    }
+
+    /// Owner stamps, indexed by [`stamp_index`](Self::stamp_index). A stamp is never reused; an
+    /// owner gets a new one whenever a [`resolve`](Self::resolve) made earlier could return
+    /// another slot now: when a set changes its bytes, on pin, unpin and removal, at the end of
+    /// a submission in which it was bound to a slot other than its home, and (every owner) when
+    /// a submission is cancelled.
+    ///
+    /// Contract: if `resolve(k)` returned `slot` and the stamp read right after it is still
+    /// `k`'s stamp, then `resolve(k)` would return `slot` again, in this submission or a later
+    /// one. A caller may therefore memoize `(stamp, slot)` and bind `slot` without resolving
+    /// while the stamp holds, provided it has called [`memos_in_use`](Self::memos_in_use) in the
+    /// open submission first.
+    #[inline]
+    pub fn stamps(&self) -> &[u64] {
+        &self.stamps.by_index
+    }
+
+    /// Declares that operations recorded from now on in the open submission may bind memoized
+    /// slots without resolving (see [`stamps`](Self::stamps)). Such an operation does not mark
+    /// the owner as bound, so for the rest of the submission the engine treats every home slot
+    /// as possibly bound: a value changed afterwards is captured into another slot instead of
+    /// overwriting its home, and a removed owner's home is freed only when the submission ends.
+    pub fn memos_in_use(&mut self) {
+        if self.open {
+            self.memo_sub = self.submission;
+        }
     }
 
     /// Where an operation recorded now finds the owner's bytes.
@@ -684,6 +775,12 @@ impl UniformEngine {
         for (_, bytes) in &mut self.deferred_storage {
             *bytes = None;
         }
+        // Slots resolved in it may be handed out differently by the next submission: no memo
+        // taken in it holds.
+        for stamp in &mut self.stamps.by_index {
+            *stamp = self.stamps.next;
+            self.stamps.next += 1;
+        }
         self.end_submission();
     }
 
@@ -732,6 +829,10 @@ impl UniformEngine {
                 self.owners_with_extras.swap_remove(n);
                 continue;
             };
+            // Bound to a snapshot slot in this submission: the next one binds another slot.
+            if owner.extras.iter().any(|e| e.last_used == s) {
+                self.stamps.renew(key);
+            }
             let pool = &mut self.pool;
             let before = owner.extras.len();
             owner.extras.retain(|e| {
@@ -807,6 +908,7 @@ fn first_set(
     key: OwnerKey,
     bytes: &[u8],
     pool: &mut Pool,
+    stamps: &mut Stamps,
     dirty_storage: &mut Vec<OwnerKey>,
     max_uniform: u64,
     max_storage: u64,
@@ -816,14 +918,29 @@ fn first_set(
         owner.storage = Some(pool.create_storage(&owner.label, bytes.len())?);
     }
     owner.bytes = bytes.to_vec();
-    changed(owner, key, pool, dirty_storage);
+    // Never bound before (it had no bytes): no memo can hold it.
+    changed(owner, key, stamps, None, dirty_storage);
     Ok(())
 }
 
-/// Bookkeeping after the owner's bytes changed: bump the revision, mark a storage owner for
-/// upload, write a pinned owner's home slot through.
-fn changed(owner: &mut Owner, key: OwnerKey, pool: &mut Pool, dirty_storage: &mut Vec<OwnerKey>) {
+/// Bookkeeping after the owner's bytes changed: bump the revision and the resolve epoch, mark a
+/// storage owner for upload, write a pinned owner's home slot through.
+///
+/// `memo_open`: the open submission, if operations recorded in it may hold memoized slots
+/// (see [`UniformEngine::memos_in_use`]); the owner then counts as bound in it, so its next
+/// resolve captures instead of overwriting the home slot a memo may have bound.
+fn changed(
+    owner: &mut Owner,
+    key: OwnerKey,
+    stamps: &mut Stamps,
+    memo_open: Option<u64>,
+    dirty_storage: &mut Vec<OwnerKey>,
+) {
     owner.revision += 1;
+    stamps.renew(key);
+    if let Some(s) = memo_open {
+        owner.bound_sub = s;
+    }
     if owner.storage.is_some() {
         if !owner.storage_dirty {
             owner.storage_dirty = true;
@@ -835,5 +952,4 @@ fn changed(owner: &mut Owner, key: OwnerKey, pool: &mut Pool, dirty_storage: &mu
         owner.storage_dirty = true;
         dirty_storage.push(key);
     }
-    let _ = pool;
 }

@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 use smallvec::SmallVec;
 use vgpu_bind::{BindGroupId, ResourceKey};
-use vgpu_uniforms::OwnerKey;
+use vgpu_uniforms::{OwnerKey, UniformEngine};
 
 use crate::buffer::Buffer;
 use crate::error::{BindingError, Result};
@@ -243,43 +243,61 @@ pub(crate) struct RenderInfo {
     pub(crate) state_key: Arc<RenderStateKey>,
 }
 
-/// One single-value group as the steady-state record path sees it: the value's owner, the page
-/// its memoized bind group was built on, and that group; plus the previous (page, group) for a
-/// value that alternates between two pages (a camera set per pass).
+/// One single-value group as the steady-state record path sees it: the bind group last used
+/// (built on page `buffer`) and the dynamic offset the value's owner resolved to, valid while
+/// the owner's stamp at `idx` in the engine's stamps equals `stamp`
+/// ([`UniformEngine::stamps`](vgpu_uniforms::UniformEngine::stamps)); the owner; and the other
+/// (page, group) for a value that alternates between two pages (a camera set per pass whose
+/// values sit in different pages). The two are swapped when the owner resolves to the other
+/// page.
 #[derive(Debug, Default)]
 #[repr(C)]
 pub(crate) struct HotGroup {
-    pub(crate) owner: OwnerKey,
-    pub(crate) buffer: Option<vgpu_uniforms::BufferKey>,
+    pub(crate) stamp: u64,
+    pub(crate) idx: u32,
+    pub(crate) offset: u32,
     pub(crate) id: u64,
     pub(crate) group: Option<wgpu::BindGroup>,
+    pub(crate) owner: OwnerKey,
+    pub(crate) buffer: Option<vgpu_uniforms::BufferKey>,
     pub(crate) alt_buffer: Option<vgpu_uniforms::BufferKey>,
     pub(crate) alt_id: u64,
     pub(crate) alt_group: Option<wgpu::BindGroup>,
 }
 
-/// Everything a steady-state record of a simple draw reads, in one 192-byte block at the start
-/// of its [`OpState`]: a copy of the pipeline memo and of each single-value group's memo.
+impl HotGroup {
+    /// Makes the other (page, group) the current one.
+    #[inline]
+    pub(crate) fn swap_alt(&mut self) {
+        std::mem::swap(&mut self.buffer, &mut self.alt_buffer);
+        std::mem::swap(&mut self.id, &mut self.alt_id);
+        std::mem::swap(&mut self.group, &mut self.alt_group);
+    }
+}
+
+/// Everything a steady-state record of a simple draw reads, in one block at the start of its
+/// [`OpState`]: a copy of the pipeline memo and of each single-value group's memo.
 /// Valid while `valid_epoch` equals the bind-group cache's eviction epoch and the pass's target
-/// signature id equals `sig_id`; any change of the operation's bindings invalidates it.
+/// signature id equals `sig_id`; any change of the operation's bindings invalidates it. Each
+/// group's offset holds while its owner's stamp does.
 #[derive(Debug)]
 #[repr(C, align(64))]
 pub(crate) struct OpHot {
-    /// Bindings never set (recording fails while non-zero).
-    pub(crate) unset: u32,
+    /// Eviction epoch the copies were made at (`u64::MAX`: invalid, or not a simple draw).
+    pub(crate) valid_epoch: u64,
+    /// Interned target signature of `pipeline` (0: none).
+    pub(crate) sig_id: u32,
+    /// Number of groups.
+    pub(crate) n: u8,
     /// A render operation without vertex or index buffers whose groups (at most
     /// [`HOT_GROUPS`]) each hold exactly one value taking its only dynamic offset.
     pub(crate) fast: bool,
-    /// Number of groups.
-    pub(crate) n: u8,
-    /// Interned target signature of `pipeline` (0: none).
-    pub(crate) sig_id: u32,
-    /// Eviction epoch the copies were made at (`u64::MAX`: invalid).
-    pub(crate) valid_epoch: u64,
-    pub(crate) pipeline_id: u64,
-    pub(crate) pipeline: Option<wgpu::RenderPipeline>,
+    /// Bindings never set (recording fails while non-zero).
+    pub(crate) unset: u32,
     pub(crate) vertex_count: u32,
     pub(crate) instance_count: u32,
+    pub(crate) pipeline_id: u64,
+    pub(crate) pipeline: Option<wgpu::RenderPipeline>,
     pub(crate) groups: [HotGroup; HOT_GROUPS],
 }
 
@@ -289,11 +307,11 @@ pub(crate) const HOT_GROUPS: usize = 2;
 impl Default for OpHot {
     fn default() -> Self {
         OpHot {
+            valid_epoch: u64::MAX,
             unset: 0,
             fast: false,
             n: 0,
             sig_id: 0,
-            valid_epoch: u64::MAX,
             pipeline_id: 0,
             pipeline: None,
             vertex_count: 0,
@@ -680,10 +698,14 @@ impl OpState {
                 None => (None, 0, None),
             };
             self.hot.groups[gi] = HotGroup {
-                owner,
-                buffer: m.buffers[0],
+                // Stamps start at 1: the first record resolves the owner.
+                stamp: 0,
+                idx: UniformEngine::stamp_index(owner) as u32,
+                offset: 0,
                 id: m.id.get(),
                 group: Some(m.group.clone()),
+                owner,
+                buffer: m.buffers[0],
                 alt_buffer,
                 alt_id,
                 alt_group,

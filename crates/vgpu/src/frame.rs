@@ -270,6 +270,8 @@ impl<'g> Frame<'g> {
         }
         let mut lock = gpu.shared.lock_for_pass();
         let sig_id = lock.state().sig_id(target.signature());
+        // Draws recorded into it may bind memoized uniform slots (`State::record_hot`).
+        lock.state().engine.memos_in_use();
         let mut pass = Pass {
             lock,
             rpass,
@@ -407,9 +409,13 @@ impl std::fmt::Debug for Pass<'_> {
 impl<'p> Pass<'p> {
     /// Records `draw` with its own vertex and instance counts. Each value it binds is seen as it
     /// is now, even if set again later in the frame.
-    #[inline]
+    #[inline(always)]
     pub fn draw(&mut self, draw: &Draw) -> Result<()> {
-        self.lock.state().record_draw(
+        let state = self.lock.state();
+        if state.record_hot(draw.key, &mut self.rpass, &mut self.bound, self.sig_id) {
+            return Ok(());
+        }
+        state.record_draw(
             draw.key,
             &mut self.rpass,
             &mut self.bound,

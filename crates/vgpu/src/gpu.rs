@@ -5,7 +5,7 @@ use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::collections::VecDeque;
 
 use ahash::AHashMap;
-use slotmap::{DenseSlotMap, SecondaryMap};
+use slotmap::{SecondaryMap, SlotMap};
 use vgpu_bind::{BindingStore, ResourceKey};
 use vgpu_uniforms::{BufferKey, EngineConfig, OwnerKey, UniformEngine};
 
@@ -234,8 +234,9 @@ pub(crate) struct State {
     pub(crate) engine: UniformEngine,
     pub(crate) bind: BindingStore,
     pub(crate) samplers: AHashMap<SamplerDesc, Sampler>,
-    /// Dense storage: operations recorded one after another sit next to each other.
-    pub(crate) ops: DenseSlotMap<OpKey, OpState>,
+    /// Operations created one after another sit next to each other; a lookup is one bounds
+    /// check and one version compare.
+    pub(crate) ops: SlotMap<OpKey, OpState>,
     pub(crate) programs: AHashMap<ProgramKey, Arc<Program>>,
     pub(crate) pipelines: AHashMap<PipelineKey, (u64, wgpu::RenderPipeline)>,
     pub(crate) compute_pipelines: AHashMap<u64, (u64, wgpu::ComputePipeline)>,
@@ -311,7 +312,7 @@ impl Gpu {
             engine: UniformEngine::new(ctx.clone(), EngineConfig::default()),
             bind: BindingStore::new(ctx.clone()),
             samplers: AHashMap::default(),
-            ops: DenseSlotMap::with_key(),
+            ops: SlotMap::with_key(),
             programs: AHashMap::default(),
             pipelines: AHashMap::default(),
             compute_pipelines: AHashMap::default(),

@@ -130,6 +130,17 @@ impl Recorder for wgpu::ComputePass<'_> {
     fn draw_indexed(&mut self, _: std::ops::Range<u32>, _: std::ops::Range<u32>) {}
 }
 
+/// The slot an owner resolved to in this pass, at a stamp, for one bind group: lets the draws
+/// sharing a value that was set (a camera set before the pass) take the new offset without
+/// resolving each.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct SharedSlot {
+    stamp: u64,
+    idx: u32,
+    offset: u32,
+    id: u64,
+}
+
 #[derive(Clone, Copy, Debug, Default)]
 struct BoundGroup {
     id: u64,
@@ -153,6 +164,8 @@ pub(crate) struct Bound {
     pub(crate) set_pipeline_calls: u64,
     /// Owners pinned while recording a bundle (unpinned when the bundle is dropped).
     pub(crate) pinned: Option<Vec<OwnerKey>>,
+    /// Per hot-group index, the last owner slot resolved in this pass.
+    pub(crate) shared: [SharedSlot; HOT_GROUPS],
 }
 
 impl Bound {
@@ -199,31 +212,87 @@ pub struct DrawRange {
 }
 
 impl State {
-    /// Records one draw of operation `key` into `rec`.
-    pub(crate) fn record_draw<R: Recorder>(
+    /// The steady-state record of a simple draw into a pass (not a bundle): from the
+    /// operation's hot record alone, while it is current. Returns `false`, having possibly set
+    /// bind groups but recorded no draw, when [`record_draw`](Self::record_draw) must run.
+    ///
+    /// Per draw: one slotmap lookup, two compares for the hot record, per group a stamp compare
+    /// and a compare with what is bound. A group whose owner's stamp moved (its value was set,
+    /// or bound to a snapshot slot in the last submission) resolves again (`revalidate`). The
+    /// pass has declared [`UniformEngine::memos_in_use`].
+    #[inline(always)]
+    pub(crate) fn record_hot<R: Recorder>(
         &mut self,
         key: OpKey,
         rec: &mut R,
         bound: &mut Bound,
-        sig: TargetSignature,
         sig_id: u32,
-        range: Option<&DrawRange>,
-    ) -> Result<()> {
-        // Steady state of a simple draw: one 128-byte hot record, one revision check per value.
-        if range.is_none() && bound.pinned.is_none() {
-            let epoch = self.bind.eviction_epoch();
-            let State { ops, engine, .. } = self;
-            if let Some(op) = ops.get_mut(key) {
-                if record_hot(&op.hot, engine, rec, bound, sig_id, epoch) {
-                    return Ok(());
+    ) -> bool {
+        let epoch = self.bind.eviction_epoch();
+        let State { ops, engine, .. } = self;
+        let Some(op) = ops.get_mut(key) else {
+            return false;
+        };
+        let hot = &mut op.hot;
+        if hot.valid_epoch != epoch || hot.sig_id != sig_id {
+            return false;
+        }
+        // A stale group takes the slot another draw of this pass resolved its owner to, at the
+        // same stamp and for the same bind group (a shared camera after a set); else resolves.
+        let stamps = engine.stamps();
+        let n = hot.n;
+        let mut current = true;
+        for gi in 0..HOT_GROUPS {
+            if gi < usize::from(n) {
+                let g = &mut hot.groups[gi];
+                let stamp = stamps.get(g.idx as usize).copied();
+                if stamp != Some(g.stamp) {
+                    let c = &bound.shared[gi];
+                    if stamp == Some(c.stamp) && c.idx == g.idx {
+                        if c.id != g.id && c.id == g.alt_id && g.alt_group.is_some() {
+                            g.swap_alt();
+                        }
+                        if c.id == g.id {
+                            g.offset = c.offset;
+                            g.stamp = c.stamp;
+                        } else {
+                            current = false;
+                        }
+                    } else {
+                        current = false;
+                    }
                 }
             }
         }
-        self.record_draw_full(key, rec, bound, sig, sig_id, range)
+        if !current && !revalidate(hot, engine, &mut bound.shared) {
+            return false;
+        }
+        // Unrolled for the (at most two) groups of a hot record.
+        let [g0, g1] = &hot.groups;
+        if n > 0 {
+            let Some(group) = &g0.group else { return false };
+            set_single(rec, bound, 0, g0.id, group, g0.offset);
+            if n > 1 {
+                let Some(group) = &g1.group else { return false };
+                set_single(rec, bound, 1, g1.id, group, g1.offset);
+            }
+        }
+        if bound.pipeline != hot.pipeline_id {
+            let Some(p) = &hot.pipeline else { return false };
+            rec.set_pipeline(p);
+            bound.pipeline = hot.pipeline_id;
+            bound.set_pipeline_calls += 1;
+        }
+        rec.draw(0..hot.vertex_count, 0..hot.instance_count);
+        bound.operations += 1;
+        true
     }
 
-    /// The full record path; refreshes the operation's hot record afterwards.
-    fn record_draw_full<R: Recorder>(
+    /// Records one draw of operation `key` into `rec` (the full path: pipeline lookup, group
+    /// resolution and lookup, vertex and index buffers); refreshes the operation's hot record
+    /// afterwards, unless recording a bundle.
+    #[inline(never)]
+    pub(crate) fn record_draw<R: Recorder>(
         &mut self,
         key: OpKey,
         rec: &mut R,
@@ -335,62 +404,47 @@ impl State {
     }
 }
 
-/// Records a draw from its hot record if it is current: every value still resolves to the page
-/// its memoized group was built on. Returns `false` (having recorded nothing) otherwise.
-#[inline]
-#[allow(
-    clippy::needless_range_loop,
-    reason = "index loops over at most two groups compile to fewer instructions than zipped iterators here (measured with callgrind)"
-)]
-fn record_hot<R: Recorder>(
-    hot: &OpHot,
+/// Resolves again each group's owner of a hot record whose stamp moved, and memoizes the offset
+/// under the new stamp. Returns `false` when an owner resolves to a page none of the group's
+/// memoized bind groups was built on (or fails to resolve: the full path reports it).
+#[inline(never)]
+fn revalidate(
+    hot: &mut OpHot,
     engine: &mut UniformEngine,
-    rec: &mut R,
-    bound: &mut Bound,
-    sig_id: u32,
-    epoch: u64,
+    shared: &mut [SharedSlot; HOT_GROUPS],
 ) -> bool {
-    if !hot.fast || hot.unset != 0 || hot.valid_epoch != epoch || hot.sig_id != sig_id {
-        return false;
-    }
     let n = usize::from(hot.n).min(HOT_GROUPS);
-    let mut offsets = [0u32; HOT_GROUPS];
-    let mut alt = [false; HOT_GROUPS];
-    for gi in 0..n {
-        let g = &hot.groups[gi];
-        // A value that changed resolves through the full path (capture), usually to the same
-        // page: the memoized group still applies. Errors are left to the full record path.
-        let slot = match engine.resolve_steady(g.owner) {
-            Some(s) => Some(s),
-            None => engine.resolve(g.owner).ok(),
-        };
-        match slot {
-            Some(s) if Some(s.buffer) == g.buffer => offsets[gi] = s.offset,
-            Some(s) if g.alt_group.is_some() && Some(s.buffer) == g.alt_buffer => {
-                offsets[gi] = s.offset;
-                alt[gi] = true;
-            }
-            _ => return false,
+    for (g, c) in hot.groups[..n].iter_mut().zip(shared) {
+        if engine.stamps().get(g.idx as usize) == Some(&g.stamp) {
+            continue;
         }
-    }
-    for gi in 0..n {
-        let g = &hot.groups[gi];
-        let (id, group) = if alt[gi] {
-            (g.alt_id, &g.alt_group)
-        } else {
-            (g.id, &g.group)
+        // A value that changed resolves through the full path (capture), usually to the same
+        // page: the memoized group still applies.
+        let slot = match engine.resolve_steady(g.owner) {
+            Some(s) => s,
+            None => match engine.resolve(g.owner) {
+                Ok(s) => s,
+                Err(_) => return false,
+            },
         };
-        let Some(group) = group else { return false };
-        set_single(rec, bound, gi, id, group, offsets[gi]);
+        if Some(slot.buffer) != g.buffer {
+            if g.alt_group.is_none() || Some(slot.buffer) != g.alt_buffer {
+                return false;
+            }
+            g.swap_alt();
+        }
+        g.offset = slot.offset;
+        let Some(&stamp) = engine.stamps().get(g.idx as usize) else {
+            return false;
+        };
+        g.stamp = stamp;
+        *c = SharedSlot {
+            stamp,
+            idx: g.idx,
+            offset: g.offset,
+            id: g.id,
+        };
     }
-    if bound.pipeline != hot.pipeline_id {
-        let Some(p) = &hot.pipeline else { return false };
-        rec.set_pipeline(p);
-        bound.pipeline = hot.pipeline_id;
-        bound.set_pipeline_calls += 1;
-    }
-    rec.draw(0..hot.vertex_count, 0..hot.instance_count);
-    bound.operations += 1;
     true
 }
 
