@@ -468,6 +468,48 @@ fn c_value_set_between_two_draws_of_one_pass_is_seen_per_draw() {
     assert_pixel(&target, (16, 2), CLEAR, "background");
 }
 
+/// A draw recorded from its memo (its value unchanged since the last frame: not resolved
+/// again), then its value set in the same pass and the draw recorded again: the first draw
+/// keeps the old value (the set must not overwrite the slot the memo bound), the second sees
+/// the new one. Frames alternate: a static frame (one draw), then such a frame; the value is
+/// set back between frames (straight to its home slot).
+#[test]
+fn c_value_set_after_a_memoized_draw_of_one_pass_is_seen_per_draw() {
+    let Some(gpu) = vgpu_tests::real_gpu() else {
+        return;
+    };
+    let shader = gpu.shader("triangle", TRIANGLE_SHADER).expect("shader");
+    let camera = gpu
+        .uniforms(value! { view_projection: mat4::IDENTITY })
+        .expect("camera");
+    let d = gpu.draw(&shader, DrawDesc::default()).expect("draw");
+    d.set("frame", &camera).expect("frame");
+    let left = value! { world: mat4::translate([-0.5, 0.0, 0.0]) };
+    let right = value! { world: mat4::translate([0.5, 0.0, 0.0]) };
+    d.set("object", &left).expect("object");
+    let target = gpu.target(32, 32).expect("target");
+    for frame in 0..6 {
+        let change = frame % 2 == 1;
+        gpu.frame(|f| {
+            f.pass(&target, |p| {
+                p.draw(&d)?;
+                if change {
+                    d.set("object", &right)?;
+                    p.draw(&d)?;
+                }
+                Ok(())
+            })
+        })
+        .expect("frame");
+        let what = format!("frame {frame}");
+        assert_pixel(&target, LEFT, WHITE, &format!("{what}: first draw"));
+        let right_pixel = if change { WHITE } else { CLEAR };
+        assert_pixel(&target, RIGHT, right_pixel, &format!("{what}: second draw"));
+        assert_pixel(&target, (16, 2), CLEAR, &format!("{what}: background"));
+        d.set("object", &left).expect("object");
+    }
+}
+
 // ---------------------------------------------------------------------------------------------
 // (d) frame-end work does not grow with cache size × captures.
 // ---------------------------------------------------------------------------------------------

@@ -341,11 +341,15 @@ impl UniformEngine {
     /// `Ok(false)` when they are bitwise equal to the current bytes. The first set fixes the size;
     /// a later set of another size fails with `VGPU-UNIFORMS-SIZE-MISMATCH` and changes nothing.
     ///
-    /// Uniform owners: touches only the owner's bytes (the capture happens at
-    /// [`resolve`](Self::resolve)), except a pinned owner, whose home slot is written through.
-    /// Storage owners: marks the buffer for upload at the end of the submission (live).
+    /// Uniform owners whose home slot no operation of the open submission may have bound (none
+    /// is open, or the owner was not bound in it and [`memos_in_use`](Self::memos_in_use) was not
+    /// declared): the bytes go to the home slot's shadow at once (uploaded at the next finish),
+    /// so the owner's slot and stamp do not change. Otherwise only the owner's bytes change and
+    /// the capture happens at [`resolve`](Self::resolve); a pinned owner's home slot is written
+    /// through at the next finish. Storage owners: marks the buffer for upload at the end of the
+    /// submission (live).
     pub fn set_bytes(&mut self, key: OwnerKey, bytes: &[u8]) -> Result<bool, UniformsError> {
-        let memo_open = self.memo_open();
+        let sub = self.set_cx();
         let owner = self.owners.get_mut(key).ok_or_else(|| stale(key))?;
         if owner.bytes.is_empty() {
             self::first_set(
@@ -355,8 +359,7 @@ impl UniformEngine {
                 &mut self.pool,
                 &mut self.stamps,
                 &mut self.dirty_storage,
-                self.max_uniform_binding,
-                self.max_storage_binding,
+                (self.max_uniform_binding, self.max_storage_binding),
             )?;
             return Ok(true);
         }
@@ -370,16 +373,20 @@ impl UniformEngine {
         changed(
             owner,
             key,
+            sub,
+            &mut self.pool,
             &mut self.stamps,
-            memo_open,
             &mut self.dirty_storage,
         );
         Ok(true)
     }
 
-    /// `Some(submission)` while operations of the open submission may hold memoized slots.
-    fn memo_open(&self) -> Option<u64> {
-        (self.open && self.memo_sub == self.submission).then_some(self.submission)
+    /// The open submission, as a set sees it.
+    fn set_cx(&self) -> SetCx {
+        SetCx {
+            open: self.open.then_some(self.submission),
+            memos: self.open && self.memo_sub == self.submission,
+        }
     }
 
     /// Packs in place: `f` gets a scratch copy of the owner's current bytes; on `Ok` the scratch is
@@ -412,7 +419,7 @@ impl UniformEngine {
         size: Option<usize>,
         f: impl FnOnce(&mut [u8]) -> Result<(), E>,
     ) -> Result<bool, E> {
-        let memo_open = self.memo_open();
+        let sub = self.set_cx();
         let owner = self.owners.get_mut(key).ok_or_else(|| stale(key))?;
         let first = owner.bytes.is_empty();
         self.scratch.clear();
@@ -447,8 +454,7 @@ impl UniformEngine {
                 &mut self.pool,
                 &mut self.stamps,
                 &mut self.dirty_storage,
-                self.max_uniform_binding,
-                self.max_storage_binding,
+                (self.max_uniform_binding, self.max_storage_binding),
             )?;
             return Ok(true);
         }
@@ -459,8 +465,9 @@ impl UniformEngine {
         changed(
             owner,
             key,
+            sub,
+            &mut self.pool,
             &mut self.stamps,
-            memo_open,
             &mut self.dirty_storage,
         );
         Ok(true)
@@ -910,46 +917,76 @@ fn first_set(
     pool: &mut Pool,
     stamps: &mut Stamps,
     dirty_storage: &mut Vec<OwnerKey>,
-    max_uniform: u64,
-    max_storage: u64,
+    (max_uniform, max_storage): (u64, u64),
 ) -> Result<(), UniformsError> {
     check_size(owner, bytes.len(), max_uniform, max_storage)?;
     if owner.space == AddressSpace::Storage {
         owner.storage = Some(pool.create_storage(&owner.label, bytes.len())?);
     }
     owner.bytes = bytes.to_vec();
-    // Never bound before (it had no bytes): no memo can hold it.
-    changed(owner, key, stamps, None, dirty_storage);
+    // Never bound before (it had no bytes, hence no home slot).
+    let sub = SetCx {
+        open: None,
+        memos: false,
+    };
+    changed(owner, key, sub, pool, stamps, dirty_storage);
     Ok(())
 }
 
-/// Bookkeeping after the owner's bytes changed: bump the revision and the resolve epoch, mark a
-/// storage owner for upload, write a pinned owner's home slot through.
-///
-/// `memo_open`: the open submission, if operations recorded in it may hold memoized slots
-/// (see [`UniformEngine::memos_in_use`]); the owner then counts as bound in it, so its next
-/// resolve captures instead of overwriting the home slot a memo may have bound.
+/// The open submission, as a set sees it.
+#[derive(Clone, Copy, Debug)]
+struct SetCx {
+    /// The open submission.
+    open: Option<u64>,
+    /// Operations recorded in it may hold memoized slots ([`UniformEngine::memos_in_use`]).
+    memos: bool,
+}
+
+/// Bookkeeping after the owner's bytes changed: bump the revision; a storage owner is marked
+/// for upload; a pinned owner's home slot is written through at the next finish; an unpinned
+/// owner whose home slot the open submission may not have bound writes its home slot now (its
+/// slot, hence its stamp, stays); any other owner gets a new stamp (its next resolve captures),
+/// and counts as bound in the open submission if memos are in use there (a memo may hold its
+/// home slot).
 fn changed(
     owner: &mut Owner,
     key: OwnerKey,
+    sub: SetCx,
+    pool: &mut Pool,
     stamps: &mut Stamps,
-    memo_open: Option<u64>,
     dirty_storage: &mut Vec<OwnerKey>,
 ) {
     owner.revision += 1;
-    stamps.renew(key);
-    if let Some(s) = memo_open {
-        owner.bound_sub = s;
-    }
     if owner.storage.is_some() {
         if !owner.storage_dirty {
             owner.storage_dirty = true;
             dirty_storage.push(key);
         }
-    } else if owner.pins > 0 && !owner.storage_dirty {
+        return;
+    }
+    if owner.pins > 0 {
         // Written through to the live home slot at the next finish (once, latest bytes, and
         // only if the slot does not already hold them).
-        owner.storage_dirty = true;
-        dirty_storage.push(key);
+        if !owner.storage_dirty {
+            owner.storage_dirty = true;
+            dirty_storage.push(key);
+        }
+        stamps.renew(key);
+        return;
+    }
+    let bound_now = sub.memos || sub.open.is_some_and(|s| owner.bound_sub == s);
+    match owner.home {
+        Some(home) if !bound_now => {
+            if !pool.holds(home, &owner.bytes) {
+                pool.write(home, &owner.bytes);
+            }
+            owner.home_rev = owner.revision;
+        }
+        _ => {
+            if let (Some(s), true) = (sub.open, sub.memos) {
+                owner.bound_sub = s;
+            }
+            stamps.renew(key);
+        }
     }
 }

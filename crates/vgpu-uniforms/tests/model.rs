@@ -5,7 +5,7 @@
 mod common;
 
 use common::{noop_engine, read_buffer, submit_empty};
-use vgpu_uniforms::{AddressSpace, BufferKey, EngineConfig, OwnerKey, SlotRef};
+use vgpu_uniforms::{AddressSpace, BufferKey, EngineConfig, OwnerKey, SlotRef, UniformEngine};
 
 /// splitmix64: deterministic and dependency-free.
 struct Rng(u64);
@@ -116,4 +116,123 @@ fn random_frames_every_operation_sees_its_snapshot() {
         engine.drain_released().for_each(drop);
     }
     assert_eq!(ctx.take_uncaptured_errors(), vec![]);
+}
+
+/// The stamp contract (`UniformEngine::stamps`, `memos_in_use`): operations that bind a memoized
+/// slot without resolving, while the owner's stamp holds, see exactly what resolving operations
+/// see. Memos are kept across frames, keyed by stamp index (a removed owner's index is reused by
+/// its replacement, whose stamp must differ), and used only after `memos_in_use` in the frame.
+#[test]
+fn random_frames_with_memoized_slots_every_operation_sees_its_snapshot() {
+    let config = EngineConfig {
+        page_size: 2048,
+        max_extra_slots: 2,
+        retain_submissions: 3,
+        idle_page_budget: 1,
+    };
+    let (ctx, mut engine) = noop_engine(config);
+    let mut rng = Rng(0x5EED_0042);
+    let sizes = [16usize, 64, 80, 300];
+    let mut owners: Vec<ModelOwner> = (0..12)
+        .map(|i| {
+            let space = if i % 6 == 5 {
+                AddressSpace::Storage
+            } else {
+                AddressSpace::Uniform
+            };
+            let len = sizes[i % sizes.len()];
+            let key = engine.create_owner(&format!("o{i}"), space);
+            engine.set_bytes(key, &value(len, 0)).unwrap();
+            ModelOwner { key, space, len }
+        })
+        .collect();
+    // Stamp index -> (stamp, slot) taken right after a resolve.
+    let mut memos: std::collections::HashMap<usize, (u64, SlotRef)> = Default::default();
+    let stamp =
+        |engine: &UniformEngine, key: OwnerKey| engine.stamps()[UniformEngine::stamp_index(key)];
+    let (mut memo_ops, mut resolved_ops) = (0u32, 0u32);
+    for frame in 0..600u64 {
+        engine.begin_submission().unwrap();
+        let mut ops: Vec<(SlotRef, OwnerKey, Vec<u8>)> = Vec::new();
+        let ops_count = 1 + rng.below(30);
+        // Memos may be used from this operation on (never, in some frames).
+        let memos_from = rng.below(ops_count + 2);
+        for n in 0..ops_count {
+            if n == memos_from {
+                engine.memos_in_use();
+            }
+            let o = &owners[rng.below(owners.len() as u64) as usize];
+            if rng.below(4) == 0 {
+                let v = value(o.len, rng.below(4));
+                engine.set_bytes(o.key, &v).unwrap();
+            }
+            let idx = UniformEngine::stamp_index(o.key);
+            let memo = memos
+                .get(&idx)
+                .filter(|(s, _)| n >= memos_from && *s == stamp(&engine, o.key));
+            let slot = match memo {
+                Some((_, slot)) => {
+                    memo_ops += 1;
+                    *slot
+                }
+                None => {
+                    resolved_ops += 1;
+                    let slot = engine.resolve(o.key).unwrap();
+                    memos.insert(idx, (stamp(&engine, o.key), slot));
+                    slot
+                }
+            };
+            ops.push((slot, o.key, engine.bytes(o.key).unwrap().to_vec()));
+            // Occasionally replace an owner mid-frame: its slots must stay reserved for the
+            // operations that bound them, memoized or not.
+            if rng.below(40) == 0 {
+                let i = rng.below(owners.len() as u64) as usize;
+                engine.remove_owner(owners[i].key).unwrap();
+                owners[i].key = engine.create_owner("replacement", owners[i].space);
+                engine
+                    .set_bytes(owners[i].key, &value(owners[i].len, 2 + rng.below(2)))
+                    .unwrap();
+            }
+        }
+        for o in &owners {
+            if rng.below(8) == 0 {
+                engine
+                    .set_bytes(o.key, &value(o.len, rng.below(4)))
+                    .unwrap();
+            }
+        }
+        if rng.below(10) == 0 {
+            engine.cancel_submission();
+            continue;
+        }
+        engine.finish_submission().unwrap();
+        submit_empty(&ctx);
+        let mut pages = std::collections::HashMap::new();
+        for (slot, key, expected) in &ops {
+            if matches!(slot.buffer, BufferKey::Storage(_)) && engine.buffer(slot.buffer).is_none()
+            {
+                continue;
+            }
+            let bytes = pages
+                .entry(slot.buffer)
+                .or_insert_with(|| read_buffer(&ctx, engine.buffer(slot.buffer).unwrap()));
+            let at = slot.offset as usize;
+            let seen = &bytes[at..at + expected.len()];
+            match slot.buffer {
+                BufferKey::Page(_) => {
+                    assert_eq!(seen, &expected[..], "frame {frame}: snapshot broken");
+                }
+                BufferKey::Storage(_) => {
+                    if let Some(latest) = engine.bytes(*key) {
+                        assert_eq!(seen, latest, "frame {frame}: storage not live");
+                    }
+                }
+            }
+        }
+        engine.drain_released().for_each(drop);
+    }
+    assert_eq!(ctx.take_uncaptured_errors(), vec![]);
+    // Both paths were exercised, and memos carried most operations.
+    assert!(memo_ops > 2_000, "memoized operations: {memo_ops}");
+    assert!(resolved_ops > 500, "resolved operations: {resolved_ops}");
 }

@@ -629,3 +629,56 @@ fn engine_can_move_between_threads() {
     assert_send_sync::<UniformEngine>();
     assert_send_sync::<vgpu_uniforms::UniformsError>();
 }
+
+/// A value set before any memoized operation of the frame goes straight to its home slot: the
+/// slot, hence the stamp, is unchanged (memos stay valid), one struct is uploaded. Set again
+/// after `memos_in_use`, it is captured into another slot and its stamp moves, for this
+/// submission and (bound to a snapshot) the next one.
+#[test]
+fn stamps_move_only_when_the_slot_may_change() {
+    let (ctx, mut engine) = noop_engine(EngineConfig::default());
+    let object = engine.create_owner("object", AddressSpace::Uniform);
+    let idx = UniformEngine::stamp_index(object);
+    engine.set_bytes(object, &mat(1.0)).unwrap();
+    engine.begin_submission().unwrap();
+    let home = engine.resolve(object).unwrap();
+    engine.finish_submission().unwrap();
+    submit_empty(&ctx);
+    let stamp = engine.stamps()[idx];
+
+    // Set before the frame's passes: home written now, stamp kept.
+    engine.begin_submission().unwrap();
+    let before = snap(&ctx);
+    engine.set_bytes(object, &mat(2.0)).unwrap();
+    assert_eq!(engine.stamps()[idx], stamp);
+    engine.memos_in_use();
+    // A memoized operation binds `home` without resolving; resolving agrees.
+    assert_eq!(engine.resolve(object).unwrap(), home);
+    // Set after memos are in use: the home slot may be bound, so the value is captured.
+    engine.set_bytes(object, &mat(3.0)).unwrap();
+    let moved = engine.stamps()[idx];
+    assert_ne!(moved, stamp);
+    let snapshot = engine.resolve(object).unwrap();
+    assert_ne!(snapshot, home);
+    engine.finish_submission().unwrap();
+    submit_empty(&ctx);
+    let d = snap(&ctx) - before;
+    assert_eq!(d.slots_captured, 1);
+    assert_eq!(read_slot(&ctx, &engine, home, 64), mat(2.0));
+    assert_eq!(read_slot(&ctx, &engine, snapshot, 64), mat(3.0));
+    // Bound to a snapshot in that submission: the next one binds home again, new stamp.
+    assert_ne!(engine.stamps()[idx], moved);
+    engine.begin_submission().unwrap();
+    assert_eq!(engine.resolve(object).unwrap(), home);
+    engine.finish_submission().unwrap();
+    submit_empty(&ctx);
+    assert_eq!(read_slot(&ctx, &engine, home, 64), mat(3.0));
+
+    // Equal sets and sets between submissions keep the stamp; removal moves it.
+    let stamp = engine.stamps()[idx];
+    engine.set_bytes(object, &mat(3.0)).unwrap();
+    engine.set_bytes(object, &mat(4.0)).unwrap();
+    assert_eq!(engine.stamps()[idx], stamp);
+    engine.remove_owner(object).unwrap();
+    assert_ne!(engine.stamps()[idx], stamp);
+}
