@@ -64,7 +64,9 @@ struct Owner {
     extras: Vec<ExtraSlot>,
     in_extra_list: bool,
     storage: Option<StorageKey>,
-    storage_dirty: bool,
+    /// Queued in `writes_at_finish`: the finish uploads a storage owner's bytes, or writes a
+    /// uniform owner's latest bytes to its home slot.
+    write_at_finish: bool,
 }
 
 /// Gauges of an engine at one instant.
@@ -109,7 +111,9 @@ pub struct UniformEngine {
     max_storage_binding: u64,
     submission: u64,
     open: bool,
-    dirty_storage: Vec<OwnerKey>,
+    /// Owners whose latest bytes the finish writes: storage owners (upload), pinned owners (live
+    /// home slot), owners set while their home slot was not bound (home slot).
+    writes_at_finish: Vec<OwnerKey>,
     owners_with_extras: Vec<OwnerKey>,
     deferred_slots: Vec<SlotLoc>,
     deferred_storage: Vec<(StorageKey, Option<Vec<u8>>)>,
@@ -172,7 +176,7 @@ impl UniformEngine {
             max_storage_binding: limits.max_storage_buffer_binding_size,
             submission: 0,
             open: false,
-            dirty_storage: Vec::new(),
+            writes_at_finish: Vec::new(),
             owners_with_extras: Vec::new(),
             deferred_slots: Vec::new(),
             deferred_storage: Vec::new(),
@@ -242,7 +246,7 @@ impl UniformEngine {
             in_extra_list: false,
             pins: 0,
             storage: None,
-            storage_dirty: false,
+            write_at_finish: false,
             bound_sub: 0,
             bound_rev: 0,
             bound: SlotRef {
@@ -267,6 +271,14 @@ impl UniformEngine {
         if let Some(home) = owner.home {
             // A pinned home may be read by a bundle replayed in this submission.
             if bound_now(owner.bound_sub) || (open.is_some() && owner.pins > 0) {
+                // Its home slot took bytes at a set, written at the finish: operations of this
+                // submission read them, so they are written now.
+                if owner.write_at_finish
+                    && owner.storage.is_none()
+                    && !self.pool.holds(home, &owner.bytes)
+                {
+                    self.pool.write(home, &owner.bytes);
+                }
                 self.deferred_slots.push(home);
             } else {
                 self.pool.free(home, None);
@@ -282,7 +294,7 @@ impl UniformEngine {
         }
         if let Some(storage) = owner.storage {
             if open.is_some() {
-                let pending = owner.storage_dirty.then_some(owner.bytes);
+                let pending = owner.write_at_finish.then_some(owner.bytes);
                 self.deferred_storage.push((storage, pending));
             } else {
                 self.pool.release_storage(storage);
@@ -343,11 +355,11 @@ impl UniformEngine {
     ///
     /// Uniform owners whose home slot no operation of the open submission may have bound (none
     /// is open, or the owner was not bound in it and [`memos_in_use`](Self::memos_in_use) was not
-    /// declared): the bytes go to the home slot's shadow at once (uploaded at the next finish),
-    /// so the owner's slot and stamp do not change. Otherwise only the owner's bytes change and
-    /// the capture happens at [`resolve`](Self::resolve); a pinned owner's home slot is written
-    /// through at the next finish. Storage owners: marks the buffer for upload at the end of the
-    /// submission (live).
+    /// declared): the home slot takes the bytes (its shadow is written once, at the next finish,
+    /// with the latest bytes, and only if it does not hold them already), so the owner's slot
+    /// and stamp do not change. Otherwise only the owner's bytes change and the capture happens
+    /// at [`resolve`](Self::resolve); a pinned owner's home slot is written through at the next
+    /// finish. Storage owners: marks the buffer for upload at the end of the submission (live).
     pub fn set_bytes(&mut self, key: OwnerKey, bytes: &[u8]) -> Result<bool, UniformsError> {
         let sub = self.set_cx();
         let owner = self.owners.get_mut(key).ok_or_else(|| stale(key))?;
@@ -358,7 +370,7 @@ impl UniformEngine {
                 bytes,
                 &mut self.pool,
                 &mut self.stamps,
-                &mut self.dirty_storage,
+                &mut self.writes_at_finish,
                 (self.max_uniform_binding, self.max_storage_binding),
             )?;
             return Ok(true);
@@ -369,14 +381,14 @@ impl UniformEngine {
         if owner.bytes == bytes {
             return Ok(false);
         }
+        settle_home(owner, sub, &mut self.pool);
         owner.bytes.copy_from_slice(bytes);
         changed(
             owner,
             key,
             sub,
-            &mut self.pool,
             &mut self.stamps,
-            &mut self.dirty_storage,
+            &mut self.writes_at_finish,
         );
         Ok(true)
     }
@@ -453,7 +465,7 @@ impl UniformEngine {
                 &self.scratch,
                 &mut self.pool,
                 &mut self.stamps,
-                &mut self.dirty_storage,
+                &mut self.writes_at_finish,
                 (self.max_uniform_binding, self.max_storage_binding),
             )?;
             return Ok(true);
@@ -461,14 +473,14 @@ impl UniformEngine {
         if owner.bytes == self.scratch {
             return Ok(false);
         }
+        settle_home(owner, sub, &mut self.pool);
         owner.bytes.copy_from_slice(&self.scratch);
         changed(
             owner,
             key,
             sub,
-            &mut self.pool,
             &mut self.stamps,
-            &mut self.dirty_storage,
+            &mut self.writes_at_finish,
         );
         Ok(true)
     }
@@ -745,13 +757,16 @@ impl UniformEngine {
                 operation: "finish_submission",
             });
         }
-        for n in 0..self.dirty_storage.len() {
-            let key = self.dirty_storage[n];
+        for n in 0..self.writes_at_finish.len() {
+            let key = self.writes_at_finish[n];
             if let Some(owner) = self.owners.get_mut(key) {
-                owner.storage_dirty = false;
+                if !owner.write_at_finish {
+                    continue; // written earlier (`settle_home`)
+                }
+                owner.write_at_finish = false;
                 if let Some(storage) = owner.storage {
                     self.pool.upload_storage(storage, &owner.bytes);
-                } else if owner.pins > 0 {
+                } else {
                     if let Some(home) = owner.home {
                         if !self.pool.holds(home, &owner.bytes) {
                             self.pool.write(home, &owner.bytes);
@@ -761,7 +776,7 @@ impl UniformEngine {
                 }
             }
         }
-        self.dirty_storage.clear();
+        self.writes_at_finish.clear();
         self.pool.upload();
         for n in 0..self.deferred_storage.len() {
             if let (storage, Some(bytes)) = &self.deferred_storage[n] {
@@ -916,7 +931,7 @@ fn first_set(
     bytes: &[u8],
     pool: &mut Pool,
     stamps: &mut Stamps,
-    dirty_storage: &mut Vec<OwnerKey>,
+    writes_at_finish: &mut Vec<OwnerKey>,
     (max_uniform, max_storage): (u64, u64),
 ) -> Result<(), UniformsError> {
     check_size(owner, bytes.len(), max_uniform, max_storage)?;
@@ -929,7 +944,7 @@ fn first_set(
         open: None,
         memos: false,
     };
-    changed(owner, key, sub, pool, stamps, dirty_storage);
+    changed(owner, key, sub, stamps, writes_at_finish);
     Ok(())
 }
 
@@ -942,51 +957,66 @@ struct SetCx {
     memos: bool,
 }
 
-/// Bookkeeping after the owner's bytes changed: bump the revision; a storage owner is marked
-/// for upload; a pinned owner's home slot is written through at the next finish; an unpinned
-/// owner whose home slot the open submission may not have bound writes its home slot now (its
-/// slot, hence its stamp, stays); any other owner gets a new stamp (its next resolve captures),
-/// and counts as bound in the open submission if memos are in use there (a memo may hold its
-/// home slot).
+/// True if an operation of the open submission may have bound the owner's home slot.
+fn bound_now(owner: &Owner, sub: SetCx) -> bool {
+    sub.memos || sub.open.is_some_and(|s| owner.bound_sub == s)
+}
+
+/// Before the bytes of an owner change: if its home slot took the current bytes at a set
+/// (queued for the finish) and an operation of the open submission may have bound it since,
+/// the home slot's shadow is written now, with the bytes those operations saw.
+fn settle_home(owner: &mut Owner, sub: SetCx, pool: &mut Pool) {
+    if owner.write_at_finish && owner.pins == 0 && owner.storage.is_none() && bound_now(owner, sub)
+    {
+        if let Some(home) = owner.home {
+            if !pool.holds(home, &owner.bytes) {
+                pool.write(home, &owner.bytes);
+            }
+        }
+        owner.write_at_finish = false;
+    }
+}
+
+/// Queues the owner for [`UniformEngine::finish_submission`].
+fn queue_at_finish(owner: &mut Owner, key: OwnerKey, writes_at_finish: &mut Vec<OwnerKey>) {
+    if !owner.write_at_finish {
+        owner.write_at_finish = true;
+        writes_at_finish.push(key);
+    }
+}
+
+/// Bookkeeping after the owner's bytes changed: bump the revision; a storage owner is queued for
+/// upload; a pinned owner's home slot is written through at the next finish; an unpinned owner
+/// whose home slot the open submission may not have bound takes the bytes in its home slot
+/// (written at the next finish; its slot, hence its stamp, stays); any other owner gets a new
+/// stamp (its next resolve captures), and counts as bound in the open submission if memos are in
+/// use there (a memo may hold its home slot).
 fn changed(
     owner: &mut Owner,
     key: OwnerKey,
     sub: SetCx,
-    pool: &mut Pool,
     stamps: &mut Stamps,
-    dirty_storage: &mut Vec<OwnerKey>,
+    writes_at_finish: &mut Vec<OwnerKey>,
 ) {
     owner.revision += 1;
     if owner.storage.is_some() {
-        if !owner.storage_dirty {
-            owner.storage_dirty = true;
-            dirty_storage.push(key);
-        }
+        queue_at_finish(owner, key, writes_at_finish);
         return;
     }
     if owner.pins > 0 {
         // Written through to the live home slot at the next finish (once, latest bytes, and
         // only if the slot does not already hold them).
-        if !owner.storage_dirty {
-            owner.storage_dirty = true;
-            dirty_storage.push(key);
-        }
+        queue_at_finish(owner, key, writes_at_finish);
         stamps.renew(key);
         return;
     }
-    let bound_now = sub.memos || sub.open.is_some_and(|s| owner.bound_sub == s);
-    match owner.home {
-        Some(home) if !bound_now => {
-            if !pool.holds(home, &owner.bytes) {
-                pool.write(home, &owner.bytes);
-            }
-            owner.home_rev = owner.revision;
-        }
-        _ => {
-            if let (Some(s), true) = (sub.open, sub.memos) {
-                owner.bound_sub = s;
-            }
-            stamps.renew(key);
-        }
+    if owner.home.is_some() && !bound_now(owner, sub) {
+        owner.home_rev = owner.revision;
+        queue_at_finish(owner, key, writes_at_finish);
+        return;
     }
+    if let (Some(s), true) = (sub.open, sub.memos) {
+        owner.bound_sub = s;
+    }
+    stamps.renew(key);
 }
