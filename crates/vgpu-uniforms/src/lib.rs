@@ -32,9 +32,12 @@
 //! ## Capture rules
 //!
 //! 1. **Snapshot**: an operation sees the owner's bytes as they were when it was resolved. The
-//!    bytes are copied into the page's CPU shadow at resolve time, and uploaded from the shadow at
-//!    [`finish_submission`](UniformEngine::finish_submission). A slot never holds two contents in
-//!    one submission, so one `write_buffer` per range per submission is always enough (wgpu#1650).
+//!    bytes reach the page's CPU shadow either at the set (an owner whose home slot no operation
+//!    of the open submission may have bound takes the new bytes in its home slot: its slot does
+//!    not move) or at resolve time (a capture into another slot), and are uploaded from the
+//!    shadow at [`finish_submission`](UniformEngine::finish_submission). A slot never holds two
+//!    contents in one submission, so one `write_buffer` per range per submission is always
+//!    enough (wgpu#1650).
 //! 2. **Home slot first**: the first revision of an owner bound in a submission uses the owner's
 //!    persistent home slot. If it already holds the bytes (compared bitwise, short-cut by
 //!    revision) nothing is copied or uploaded.
@@ -53,6 +56,13 @@
 //!    recorded the home offset reads the latest value on every replay. Operations recorded in a
 //!    submission still get snapshots: a pinned owner's `resolve` always uses an extra slot
 //!    (matched by content, so values that repeat every frame stay resident).
+//! 7. **Memoized slots**: every owner has a [stamp](UniformEngine::stamps) that moves whenever
+//!    its slot could (a set that cannot go to the home slot, pin, unpin, removal, a submission
+//!    that bound it to a snapshot slot). A caller that declared
+//!    [`memos_in_use`](UniformEngine::memos_in_use) in the open submission may bind the slot of
+//!    an earlier resolve, without resolving, while the stamp holds, in that submission or later
+//!    ones: vgpu records a steady draw this way, with no per-owner lookup. For the rest of such a
+//!    submission every home slot counts as bound, so a value set afterwards is captured.
 //!
 //! ## Bounds
 //!
