@@ -13,8 +13,8 @@
 use std::num::NonZeroU64;
 
 use vgpu::{
-    Bind, Buffer, BufferDesc, ComputeDesc, Draw, DrawDesc, Gpu, SamplerDesc, StatsSnapshot, Target,
-    TargetDesc, TextureDesc, Value, value,
+    Bind, Buffer, BufferDesc, ComputeDesc, Draw, DrawDesc, DrawRange, Gpu, SamplerDesc,
+    StatsSnapshot, Target, TargetDesc, TextureDesc, Value, value,
 };
 
 /// Runs `case` on the noop device, then on the real device `VGPU_BACKEND` names (if any).
@@ -1020,5 +1020,59 @@ fn a_buffer_destroyed_between_record_and_submit_fails_the_submit() {
         let e = result.expect_err("the submission cannot execute");
         assert!(e.to_string().contains("destroyed mid-frame"), "{e}");
         assert!(uncaptured.is_empty(), "{uncaptured:?}");
+    });
+}
+
+/// Operation keys belong to the `Gpu` that created them: recording a draw or a dispatch in a
+/// frame or bundle of another `Gpu` is an error naming the operation, and records nothing.
+#[test]
+fn operations_of_another_gpu_are_refused() {
+    on_each_gpu(|gpu| {
+        let other = Gpu::noop();
+        // Same creation order on both: the keys collide.
+        let (mine, target) = probe_ready(gpu);
+        let (theirs, _) = probe_ready(&other);
+        let before = gpu.stats();
+        let e = assert_code(
+            gpu.frame(|f| f.pass(&target, |p| p.draw(&theirs))),
+            "VGPU-FRAME-FOREIGN-GPU",
+        );
+        assert!(e.to_string().contains("\"probe\""), "{e}");
+        assert_code(
+            gpu.frame(|f| {
+                f.pass(&target, |p| {
+                    p.draw_with(
+                        &theirs,
+                        DrawRange {
+                            vertices: 0..3,
+                            instances: 0..1,
+                        },
+                    )
+                })
+            }),
+            "VGPU-FRAME-FOREIGN-GPU",
+        );
+        assert_eq!((gpu.stats() - before).operations_recorded, 0);
+        assert_code(
+            gpu.bundle("foreign", target.signature(), |b| b.draw(&theirs)),
+            "VGPU-FRAME-FOREIGN-GPU",
+        );
+        let cs = other
+            .shader(
+                "foreign compute",
+                "
+                @group(0) @binding(0) var<storage, read_write> out: array<u32>;
+                @compute @workgroup_size(1) fn cs_main() { out[0] = 1u; }",
+            )
+            .unwrap();
+        let k = other.compute(&cs, ComputeDesc::default()).unwrap();
+        assert_code(
+            gpu.frame(|f| f.compute_pass(|c| c.dispatch(&k, 1, 1, 1))),
+            "VGPU-FRAME-FOREIGN-GPU",
+        );
+        // Its own draw still records.
+        gpu.frame(|f| f.pass(&target, |p| p.draw(&mine)))
+            .expect("own draw");
+        assert_pixels(gpu, &target, PROBE_PIXEL, "own draw after refusals");
     });
 }

@@ -88,6 +88,9 @@ impl BundleRecorder<'_> {
     }
 
     fn draw_range(&mut self, draw: &Draw, range: Option<&DrawRange>) -> Result<()> {
+        if draw.gpu_id != self.gpu.identity() {
+            return Err(crate::frame::foreign("draw", &draw.inner.label));
+        }
         let mut st = self.gpu.shared.lock();
         let key = draw.inner.key;
         st.record_draw(key, &mut self.cmds, &mut self.bound, self.sig, 0, range)?;

@@ -392,6 +392,8 @@ impl Drop for OpHandle {
 pub struct Draw {
     /// Copy of `inner.key`, so recording reads it without following the `Arc`.
     pub(crate) key: OpKey,
+    /// Copy of `inner.gpu.identity()`: a pass checks it before using `key`.
+    pub(crate) gpu_id: usize,
     pub(crate) inner: Arc<OpHandle>,
 }
 
@@ -495,6 +497,7 @@ impl Gpu {
         drop(st);
         Ok(Draw {
             key: handle.0,
+            gpu_id: self.identity(),
             inner: Arc::new(OpHandle {
                 gpu: self.clone(),
                 key: handle.0,

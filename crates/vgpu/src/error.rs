@@ -376,6 +376,17 @@ pub enum FrameError {
         /// What changed.
         reason: String,
     },
+    /// An operation was recorded into a pass, compute pass or bundle of another `Gpu` than the
+    /// one that created it.
+    #[error(
+        "VGPU-FRAME-FOREIGN-GPU: {kind} {label:?} was created by another Gpu than the one recording; record it in a frame of the Gpu that created it"
+    )]
+    ForeignGpu {
+        /// `draw` or `compute`.
+        kind: &'static str,
+        /// The operation's label.
+        label: String,
+    },
     /// Too many timed passes in one frame.
     #[error("VGPU-FRAME-PASS-LIMIT: a frame holds at most {expected} passes, got {actual}")]
     PassLimit {
@@ -394,6 +405,7 @@ impl ErrorCode for FrameError {
             FrameError::BundleSignature { .. } => "VGPU-BUNDLE-SIGNATURE",
             FrameError::BundleStale { .. } => "VGPU-BUNDLE-STALE",
             FrameError::PassLimit { .. } => "VGPU-FRAME-PASS-LIMIT",
+            FrameError::ForeignGpu { .. } => "VGPU-FRAME-FOREIGN-GPU",
         }
     }
 }

@@ -273,6 +273,7 @@ impl<'g> Frame<'g> {
         // Draws recorded into it may bind memoized uniform slots (`State::record_hot`).
         lock.state().engine.memos_in_use();
         let mut pass = Pass {
+            gpu_id: gpu.identity(),
             lock,
             rpass,
             sig: target.signature(),
@@ -390,6 +391,8 @@ impl Drop for Frame<'_> {
 
 /// A render pass being recorded.
 pub struct Pass<'p> {
+    /// [`Gpu::identity`] of the recording `Gpu`.
+    gpu_id: usize,
     lock: PassLock<'p>,
     rpass: wgpu::RenderPass<'p>,
     sig: TargetSignature,
@@ -411,6 +414,9 @@ impl<'p> Pass<'p> {
     /// is now, even if set again later in the frame.
     #[inline(always)]
     pub fn draw(&mut self, draw: &Draw) -> Result<()> {
+        if draw.gpu_id != self.gpu_id {
+            return Err(foreign("draw", &draw.inner.label));
+        }
         let state = self.lock.state();
         if state.record_hot(draw.key, &mut self.rpass, &mut self.bound, self.sig_id) {
             return Ok(());
@@ -427,6 +433,9 @@ impl<'p> Pass<'p> {
 
     /// Records `draw` with explicit vertex (or index) and instance ranges.
     pub fn draw_with(&mut self, draw: &Draw, range: DrawRange) -> Result<()> {
+        if draw.gpu_id != self.gpu_id {
+            return Err(foreign("draw", &draw.inner.label));
+        }
         self.lock.state().record_draw(
             draw.key,
             &mut self.rpass,
@@ -533,6 +542,9 @@ impl ComputePass<'_> {
     }
 
     fn prepare(&mut self, compute: &Compute) -> Result<()> {
+        if compute.inner.gpu.identity() != self.gpu.identity() {
+            return Err(foreign("compute", &compute.inner.label));
+        }
         let st = self.lock.state();
         let key = compute.inner.key;
         if let Some((id, pipeline)) = st.compute_pipeline(key)? {
@@ -550,3 +562,13 @@ impl ComputePass<'_> {
 
 /// Shared by `Frame` and the timing code: a pass label list.
 pub(crate) type TimedPasses = SmallVec<[String; 8]>;
+
+/// The error for an operation recorded by another `Gpu` than the one that created it.
+#[cold]
+pub(crate) fn foreign(kind: &'static str, label: &str) -> crate::Error {
+    crate::error::FrameError::ForeignGpu {
+        kind,
+        label: label.to_owned(),
+    }
+    .into()
+}

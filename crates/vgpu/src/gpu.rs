@@ -88,6 +88,15 @@ pub struct Gpu {
     pub(crate) shared: Arc<Shared>,
 }
 
+impl Gpu {
+    /// Identifies this `Gpu` (and its clones) while it lives: operation keys are only
+    /// meaningful in the state of the `Gpu` that created them.
+    #[inline]
+    pub(crate) fn identity(&self) -> usize {
+        Arc::as_ptr(&self.shared) as usize
+    }
+}
+
 impl std::fmt::Debug for Gpu {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Gpu")
