@@ -437,17 +437,23 @@ fn c_shared_block_changed_between_passes_each_pass_sees_its_value() {
     assert!(gpu.take_uncaptured_errors().is_empty());
 }
 
-#[test]
-fn c_value_set_between_two_draws_of_one_pass_is_seen_per_draw() {
-    let Some(gpu) = vgpu_tests::real_gpu() else {
-        return;
-    };
+/// A triangle draw bound to an identity camera block (kept alive by the caller).
+fn triangle_draw(gpu: &Gpu) -> (Draw, SharedUniforms) {
     let shader = gpu.shader("triangle", TRIANGLE_SHADER).expect("shader");
     let camera = gpu
         .uniforms(value! { view_projection: mat4::IDENTITY })
         .expect("camera");
     let d = gpu.draw(&shader, DrawDesc::default()).expect("draw");
     d.set("frame", &camera).expect("frame");
+    (d, camera)
+}
+
+#[test]
+fn c_value_set_between_two_draws_of_one_pass_is_seen_per_draw() {
+    let Some(gpu) = vgpu_tests::real_gpu() else {
+        return;
+    };
+    let (d, _camera) = triangle_draw(&gpu);
     let target = gpu.target(32, 32).expect("target");
     for _ in 0..2 {
         gpu.frame(|f| {
@@ -478,12 +484,7 @@ fn c_value_set_after_a_memoized_draw_of_one_pass_is_seen_per_draw() {
     let Some(gpu) = vgpu_tests::real_gpu() else {
         return;
     };
-    let shader = gpu.shader("triangle", TRIANGLE_SHADER).expect("shader");
-    let camera = gpu
-        .uniforms(value! { view_projection: mat4::IDENTITY })
-        .expect("camera");
-    let d = gpu.draw(&shader, DrawDesc::default()).expect("draw");
-    d.set("frame", &camera).expect("frame");
+    let (d, _camera) = triangle_draw(&gpu);
     let left = value! { world: mat4::translate([-0.5, 0.0, 0.0]) };
     let right = value! { world: mat4::translate([0.5, 0.0, 0.0]) };
     d.set("object", &left).expect("object");

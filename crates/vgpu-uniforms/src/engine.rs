@@ -381,12 +381,12 @@ impl UniformEngine {
         if owner.bytes == bytes {
             return Ok(false);
         }
-        settle_home(owner, sub, &mut self.pool);
-        owner.bytes.copy_from_slice(bytes);
-        changed(
+        commit(
             owner,
             key,
+            bytes,
             sub,
+            &mut self.pool,
             &mut self.stamps,
             &mut self.writes_at_finish,
         );
@@ -473,12 +473,12 @@ impl UniformEngine {
         if owner.bytes == self.scratch {
             return Ok(false);
         }
-        settle_home(owner, sub, &mut self.pool);
-        owner.bytes.copy_from_slice(&self.scratch);
-        changed(
+        commit(
             owner,
             key,
+            &self.scratch,
             sub,
+            &mut self.pool,
             &mut self.stamps,
             &mut self.writes_at_finish,
         );
@@ -983,6 +983,21 @@ fn queue_at_finish(owner: &mut Owner, key: OwnerKey, writes_at_finish: &mut Vec<
         owner.write_at_finish = true;
         writes_at_finish.push(key);
     }
+}
+
+/// Replaces the owner's bytes with `bytes` (which differ from them) and does the bookkeeping.
+fn commit(
+    owner: &mut Owner,
+    key: OwnerKey,
+    bytes: &[u8],
+    sub: SetCx,
+    pool: &mut Pool,
+    stamps: &mut Stamps,
+    writes_at_finish: &mut Vec<OwnerKey>,
+) {
+    settle_home(owner, sub, pool);
+    owner.bytes.copy_from_slice(bytes);
+    changed(owner, key, sub, stamps, writes_at_finish);
 }
 
 /// Bookkeeping after the owner's bytes changed: bump the revision; a storage owner is queued for

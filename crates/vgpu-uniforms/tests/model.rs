@@ -32,18 +32,20 @@ fn value(len: usize, tag: u64) -> Vec<u8> {
     (0..len).map(|i| (tag as usize * 31 + i) as u8).collect()
 }
 
-#[test]
-fn random_frames_every_operation_sees_its_snapshot() {
-    let config = EngineConfig {
+/// Small pages and few retained slots, so pages and slots churn.
+fn model_config() -> EngineConfig {
+    EngineConfig {
         page_size: 2048,
         max_extra_slots: 2,
         retain_submissions: 3,
         idle_page_budget: 1,
-    };
-    let (ctx, mut engine) = noop_engine(config);
-    let mut rng = Rng(0x5EED_0005);
+    }
+}
+
+/// Twelve owners of four sizes, two of them storage; set once if `set`.
+fn model_owners(engine: &mut UniformEngine, set: bool) -> Vec<ModelOwner> {
     let sizes = [16usize, 64, 80, 300];
-    let mut owners: Vec<ModelOwner> = (0..12)
+    (0..12)
         .map(|i| {
             let space = if i % 6 == 5 {
                 AddressSpace::Storage
@@ -52,9 +54,72 @@ fn random_frames_every_operation_sees_its_snapshot() {
             };
             let len = sizes[i % sizes.len()];
             let key = engine.create_owner(&format!("o{i}"), space);
+            if set {
+                engine.set_bytes(key, &value(len, 0)).unwrap();
+            }
             ModelOwner { key, space, len }
         })
-        .collect();
+        .collect()
+}
+
+/// Cancels one frame in ten; otherwise finishes and submits it, then checks it.
+fn end_frame(
+    ctx: &vgpu_core::GpuContext,
+    engine: &mut UniformEngine,
+    rng: &mut Rng,
+    ops: &[(SlotRef, OwnerKey, Vec<u8>)],
+    frame: u64,
+) {
+    if rng.below(10) == 0 {
+        engine.cancel_submission();
+        return;
+    }
+    engine.finish_submission().unwrap();
+    submit_empty(ctx);
+    check_frame(ctx, engine, ops, frame);
+    engine.drain_released().for_each(drop);
+}
+
+/// After the frame's submission: every operation's slot holds what it saw when recorded (page
+/// slots), or the owner's latest bytes (storage owners are live; removed ones are skipped).
+fn check_frame(
+    ctx: &vgpu_core::GpuContext,
+    engine: &UniformEngine,
+    ops: &[(SlotRef, OwnerKey, Vec<u8>)],
+    frame: u64,
+) {
+    let mut pages = std::collections::HashMap::new();
+    for (slot, key, expected) in ops {
+        let Some(buffer) = engine.buffer(slot.buffer) else {
+            assert!(
+                matches!(slot.buffer, BufferKey::Storage(_)),
+                "frame {frame}: page gone"
+            );
+            continue; // a removed storage owner: its buffer went with it
+        };
+        let bytes = pages
+            .entry(slot.buffer)
+            .or_insert_with(|| read_buffer(ctx, buffer));
+        let at = slot.offset as usize;
+        let seen = &bytes[at..at + expected.len()];
+        match slot.buffer {
+            BufferKey::Page(_) => {
+                assert_eq!(seen, &expected[..], "frame {frame}: snapshot broken");
+            }
+            BufferKey::Storage(_) => {
+                if let Some(latest) = engine.bytes(*key) {
+                    assert_eq!(seen, latest, "frame {frame}: storage not live");
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn random_frames_every_operation_sees_its_snapshot() {
+    let (ctx, mut engine) = noop_engine(model_config());
+    let mut rng = Rng(0x5EED_0005);
+    let mut owners = model_owners(&mut engine, false);
     for frame in 0..400u64 {
         engine.begin_submission().unwrap();
         // (slot, expected bytes) of every operation recorded in this frame.
@@ -84,36 +149,7 @@ fn random_frames_every_operation_sees_its_snapshot() {
             engine.remove_owner(owners[i].key).unwrap();
             owners[i].key = engine.create_owner("replacement", owners[i].space);
         }
-        if rng.below(10) == 0 {
-            engine.cancel_submission();
-            continue;
-        }
-        engine.finish_submission().unwrap();
-        submit_empty(&ctx);
-        // Storage owners are live: their operations see the latest bytes (if still alive).
-        let mut pages = std::collections::HashMap::new();
-        for (slot, key, expected) in &ops {
-            if matches!(slot.buffer, BufferKey::Storage(_)) && engine.buffer(slot.buffer).is_none()
-            {
-                continue; // a removed storage owner: its buffer went with it
-            }
-            let bytes = pages
-                .entry(slot.buffer)
-                .or_insert_with(|| read_buffer(&ctx, engine.buffer(slot.buffer).unwrap()));
-            let at = slot.offset as usize;
-            let seen = &bytes[at..at + expected.len()];
-            match slot.buffer {
-                BufferKey::Page(_) => {
-                    assert_eq!(seen, &expected[..], "frame {frame}: snapshot broken");
-                }
-                BufferKey::Storage(_) => {
-                    if let Some(latest) = engine.bytes(*key) {
-                        assert_eq!(seen, latest, "frame {frame}: storage not live");
-                    }
-                }
-            }
-        }
-        engine.drain_released().for_each(drop);
+        end_frame(&ctx, &mut engine, &mut rng, &ops, frame);
     }
     assert_eq!(ctx.take_uncaptured_errors(), vec![]);
 }
@@ -124,28 +160,9 @@ fn random_frames_every_operation_sees_its_snapshot() {
 /// its replacement, whose stamp must differ), and used only after `memos_in_use` in the frame.
 #[test]
 fn random_frames_with_memoized_slots_every_operation_sees_its_snapshot() {
-    let config = EngineConfig {
-        page_size: 2048,
-        max_extra_slots: 2,
-        retain_submissions: 3,
-        idle_page_budget: 1,
-    };
-    let (ctx, mut engine) = noop_engine(config);
+    let (ctx, mut engine) = noop_engine(model_config());
     let mut rng = Rng(0x5EED_0042);
-    let sizes = [16usize, 64, 80, 300];
-    let mut owners: Vec<ModelOwner> = (0..12)
-        .map(|i| {
-            let space = if i % 6 == 5 {
-                AddressSpace::Storage
-            } else {
-                AddressSpace::Uniform
-            };
-            let len = sizes[i % sizes.len()];
-            let key = engine.create_owner(&format!("o{i}"), space);
-            engine.set_bytes(key, &value(len, 0)).unwrap();
-            ModelOwner { key, space, len }
-        })
-        .collect();
+    let mut owners = model_owners(&mut engine, true);
     // Stamp index -> (stamp, slot) taken right after a resolve.
     let mut memos: std::collections::HashMap<usize, (u64, SlotRef)> = Default::default();
     let stamp =
@@ -201,35 +218,7 @@ fn random_frames_with_memoized_slots_every_operation_sees_its_snapshot() {
                     .unwrap();
             }
         }
-        if rng.below(10) == 0 {
-            engine.cancel_submission();
-            continue;
-        }
-        engine.finish_submission().unwrap();
-        submit_empty(&ctx);
-        let mut pages = std::collections::HashMap::new();
-        for (slot, key, expected) in &ops {
-            if matches!(slot.buffer, BufferKey::Storage(_)) && engine.buffer(slot.buffer).is_none()
-            {
-                continue;
-            }
-            let bytes = pages
-                .entry(slot.buffer)
-                .or_insert_with(|| read_buffer(&ctx, engine.buffer(slot.buffer).unwrap()));
-            let at = slot.offset as usize;
-            let seen = &bytes[at..at + expected.len()];
-            match slot.buffer {
-                BufferKey::Page(_) => {
-                    assert_eq!(seen, &expected[..], "frame {frame}: snapshot broken");
-                }
-                BufferKey::Storage(_) => {
-                    if let Some(latest) = engine.bytes(*key) {
-                        assert_eq!(seen, latest, "frame {frame}: storage not live");
-                    }
-                }
-            }
-        }
-        engine.drain_released().for_each(drop);
+        end_frame(&ctx, &mut engine, &mut rng, &ops, frame);
     }
     assert_eq!(ctx.take_uncaptured_errors(), vec![]);
     // Both paths were exercised, and memos carried most operations.
