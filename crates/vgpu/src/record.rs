@@ -2,9 +2,12 @@
 //! resolution, bind-group lookup (memoized per operation), and skipping redundant
 //! `set_pipeline` / `set_bind_group` calls.
 //!
-//! The steady-state path of one draw: one slotmap lookup, a pipeline memo compare, per group a
-//! revision check per value (`UniformEngine::resolve`), a memo compare of the group's buffers,
-//! a compare with what is bound, then `draw`. No allocation, no hashing, no strings.
+//! The steady-state path of a simple draw in a pass (`State::record_hot`): one slotmap lookup,
+//! two compares for the draw's hot record, per group one stamp compare (the value's slot has not
+//! moved since it was memoized, see `UniformEngine::stamps`) and one compare with what is bound,
+//! a pipeline compare, then `draw`. Other operations take the full path: per group a resolve
+//! per value, a memo compare of the group's buffers, a compare with what is bound. Neither
+//! allocates, hashes or builds strings.
 
 use ahash::AHashMap;
 use smallvec::SmallVec;
