@@ -105,7 +105,7 @@ impl BundleRecorder<'_> {
 }
 
 impl Gpu {
-    /// Records a bundle for targets with `signature` (see [`Target::signature`]).
+    /// Records a bundle for targets with `signature` (see [`Target::signature`](crate::Target::signature)).
     pub fn bundle(
         &self,
         label: &str,

@@ -114,8 +114,8 @@ impl FrameReport {
 }
 
 /// An open frame. Record passes with [`pass`](Self::pass) and
-/// [`compute_pass`](Self::compute_pass), then [`submit`](Self::submit) (or drop / [`cancel`]
-/// (Self::cancel) to discard everything: nothing is uploaded).
+/// [`compute_pass`](Self::compute_pass), then [`submit`](Self::submit) (or drop /
+/// [`cancel`](Self::cancel) to discard everything: nothing is uploaded).
 pub struct Frame<'g> {
     gpu: &'g Gpu,
     encoder: Option<wgpu::CommandEncoder>,
