@@ -495,6 +495,12 @@ fn record_groups<R: Recorder>(
         groups,
         ..
     } = op;
+    let rev = *bindings_rev;
+    let build = |gi, engine: &mut UniformEngine, bind: &mut BindingStore, page_res: &mut _| {
+        build_group(
+            label, program, slots, gi, rev, epoch, engine, bind, page_res,
+        )
+    };
     for (gi, g) in groups.iter_mut().enumerate().take(MAX_GROUPS) {
         // Fast path: the group's only dynamic offset belongs to its only value (the common
         // per-object or per-view struct). Same semantics as the general path below.
@@ -521,17 +527,7 @@ fn record_groups<R: Recorder>(
                         _ => false,
                     };
                 if !swapped {
-                    let built = build_group(
-                        label,
-                        program,
-                        slots,
-                        gi,
-                        *bindings_rev,
-                        epoch,
-                        engine,
-                        bind,
-                        page_res,
-                    )?;
+                    let built = build(gi, engine, bind, page_res)?;
                     g.alt = match g.memo.take() {
                         Some(m) if current => Some((m.buffers[0], m.id, m.group)),
                         _ => None,
@@ -569,17 +565,7 @@ fn record_groups<R: Recorder>(
         }
         if !same {
             g.alt = None;
-            g.memo = Some(build_group(
-                label,
-                program,
-                slots,
-                gi,
-                *bindings_rev,
-                epoch,
-                engine,
-                bind,
-                page_res,
-            )?);
+            g.memo = Some(build(gi, engine, bind, page_res)?);
         }
         let Some(memo) = &g.memo else { continue };
         let n = usize::from(g.dynamic).min(MAX_DYNAMIC);

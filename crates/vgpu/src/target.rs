@@ -179,6 +179,20 @@ const READABLE: &str =
     "Rgba8Unorm(Srgb), Bgra8Unorm(Srgb), R8Unorm, Rgba16Float, Rgba32Float, R32Float";
 
 impl Gpu {
+    /// `VGPU-TARGET-SIZE` unless both sides are in `1..=max_texture_dimension_2d`.
+    pub(crate) fn check_texture_size(&self, label: &str, width: u32, height: u32) -> Result<()> {
+        let max = self.ctx.limits().max_texture_dimension_2d;
+        if width == 0 || height == 0 || width > max || height > max {
+            return Err(TargetError::Size {
+                label: label.to_owned(),
+                actual: (width, height),
+                max,
+            }
+            .into());
+        }
+        Ok(())
+    }
+
     /// A `width`×`height` `Rgba8Unorm` target without depth.
     pub fn target(&self, width: u32, height: u32) -> Result<Target> {
         self.target_with(&TargetDesc::new(width, height))
@@ -187,15 +201,7 @@ impl Gpu {
     /// A target per `desc`.
     pub fn target_with(&self, desc: &TargetDesc) -> Result<Target> {
         let ctx = &self.ctx;
-        let max = ctx.limits().max_texture_dimension_2d;
-        if desc.width == 0 || desc.height == 0 || desc.width > max || desc.height > max {
-            return Err(TargetError::Size {
-                label: desc.label.clone(),
-                actual: (desc.width, desc.height),
-                max,
-            }
-            .into());
-        }
+        self.check_texture_size(&desc.label, desc.width, desc.height)?;
         let renderable = ctx
             .format_features(desc.format)
             .allowed_usages

@@ -2,7 +2,7 @@
 
 use std::sync::Arc;
 
-use crate::error::{Result, TargetError};
+use crate::error::Result;
 use crate::gpu::Gpu;
 
 /// Describes a 2D [`Texture`]. `Default`: 1×1 `Rgba8Unorm`, one mip level.
@@ -48,15 +48,7 @@ pub struct Texture {
 impl Gpu {
     /// A 2D texture, zero-initialized.
     pub fn texture(&self, desc: &TextureDesc) -> Result<Texture> {
-        let max = self.ctx.limits().max_texture_dimension_2d;
-        if desc.width == 0 || desc.height == 0 || desc.width > max || desc.height > max {
-            return Err(TargetError::Size {
-                label: desc.label.clone(),
-                actual: (desc.width, desc.height),
-                max,
-            }
-            .into());
-        }
+        self.check_texture_size(&desc.label, desc.width, desc.height)?;
         let texture = self.ctx.create_texture(&wgpu::TextureDescriptor {
             label: Some(&desc.label),
             size: wgpu::Extent3d {
