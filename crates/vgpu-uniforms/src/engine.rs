@@ -264,20 +264,15 @@ impl UniformEngine {
     pub fn remove_owner(&mut self, key: OwnerKey) -> Result<(), UniformsError> {
         let owner = self.owners.remove(key).ok_or_else(|| stale(key))?;
         self.stamps.renew(key);
-        let open = self.open.then_some(self.submission);
-        // Operations of this submission may hold the home slot through a memo.
-        let memos = open.is_some() && self.memo_sub == self.submission;
-        let bound_now = |last: u64| open == Some(last) || memos;
+        let sub = self.set_cx();
         if let Some(home) = owner.home {
-            // A pinned home may be read by a bundle replayed in this submission.
-            if bound_now(owner.bound_sub) || (open.is_some() && owner.pins > 0) {
+            // Operations of this submission may have bound the home slot (memos included), and a
+            // pinned home may be read by a bundle replayed in it.
+            if bound_now(&owner, sub) || (sub.open.is_some() && owner.pins > 0) {
                 // Its home slot took bytes at a set, written at the finish: operations of this
                 // submission read them, so they are written now.
-                if owner.write_at_finish
-                    && owner.storage.is_none()
-                    && !self.pool.holds(home, &owner.bytes)
-                {
-                    self.pool.write(home, &owner.bytes);
+                if owner.write_at_finish && owner.storage.is_none() {
+                    self.pool.write_if_changed(home, &owner.bytes);
                 }
                 self.deferred_slots.push(home);
             } else {
@@ -285,7 +280,8 @@ impl UniformEngine {
             }
         }
         for extra in &owner.extras {
-            if bound_now(extra.last_used) {
+            // Extra slots are never memoized past their submission (the owner is restamped).
+            if sub.open == Some(extra.last_used) {
                 self.deferred_slots.push(extra.loc);
             } else {
                 self.pool.free(extra.loc, None);
@@ -293,7 +289,7 @@ impl UniformEngine {
             self.retained_slots -= 1;
         }
         if let Some(storage) = owner.storage {
-            if open.is_some() {
+            if sub.open.is_some() {
                 let pending = owner.write_at_finish.then_some(owner.bytes);
                 self.deferred_storage.push((storage, pending));
             } else {
@@ -487,14 +483,14 @@ impl UniformEngine {
 
     // ----- pin ----------------------------------------------------------------------------------
 
-    /// Pins an owner to its home slot for a render bundle and makes it live: every later
-    /// [`resolve`](Self::resolve) returns the home slot, and every later set writes through to
-    /// it (uploaded at the next finish). Pins nest; each needs an [`unpin`](Self::unpin).
-    ///
-    /// Why: a bundle's recorded dynamic offsets cannot change, so each replay must read the latest
-    /// value in place. The price is that a pinned owner has no per-operation snapshots: every
-    /// operation of a submission sees its last value. Storage owners are already live; pinning
-    /// them only returns their buffer.
+    /// Pins an owner to its home slot for a render bundle and makes it live: every later set
+    /// writes through to the returned home slot (uploaded at the next finish), so a bundle that
+    /// recorded it reads the latest value on every replay. Operations resolved meanwhile still
+    /// get snapshot slots. If operations of the open submission may have bound the home slot,
+    /// the first pin moves the owner to a new home (the old one keeps their snapshot and is
+    /// freed when the submission ends). Pins nest; each needs an [`unpin`](Self::unpin), after
+    /// which a home a bundle may have read in the open submission counts as bound in it.
+    /// Storage owners are already live; pinning them only returns their buffer.
     pub fn pin(&mut self, key: OwnerKey) -> Result<SlotRef, UniformsError> {
         let owner = self.owners.get_mut(key).ok_or_else(|| stale(key))?;
         if owner.bytes.is_empty() {
@@ -511,32 +507,46 @@ impl UniformEngine {
                 offset: 0,
             });
         }
+        // A home that operations of the open submission may have bound keeps their snapshot: the
+        // first pin moves the owner to a new, live home (the old one is freed at the end).
+        let sub = SetCx {
+            open: self.open.then_some(self.submission),
+            memos: self.open && self.memo_sub == self.submission,
+        };
         let home = match owner.home {
-            Some(home) => home,
-            None => {
+            Some(home) if owner.pins > 0 || !bound_now(owner, sub) => home,
+            old => {
                 let home = self.pool.alloc(owner.bytes.len())?;
+                if let Some(old) = old {
+                    // Its queued bytes are the ones the operations that bound it read.
+                    if owner.write_at_finish {
+                        self.pool.write_if_changed(old, &owner.bytes);
+                    }
+                    self.deferred_slots.push(old);
+                }
                 owner.home = Some(home);
+                owner.home_rev = 0;
                 home
             }
         };
-        if owner.home_rev != owner.revision && !self.pool.holds(home, &owner.bytes) {
-            self.pool.write(home, &owner.bytes);
+        if owner.home_rev != owner.revision || owner.write_at_finish {
+            self.pool.write_if_changed(home, &owner.bytes);
         }
         owner.home_rev = owner.revision;
         owner.pins += 1;
-        let slot = SlotRef::page(home);
-        if self.open {
-            owner.bound_sub = self.submission;
-            owner.bound_rev = owner.revision;
-            owner.bound = slot;
-        }
-        Ok(slot)
+        Ok(SlotRef::page(home))
     }
 
     /// Undoes one [`pin`](Self::pin). The owner goes back to snapshot capture once no pin is left.
     pub fn unpin(&mut self, key: OwnerKey) -> Result<(), UniformsError> {
         let owner = self.owners.get_mut(key).ok_or_else(|| stale(key))?;
         owner.pins = owner.pins.saturating_sub(1);
+        if self.open && owner.pins == 0 {
+            // A bundle replayed in this submission may read the home slot: it counts as bound
+            // (a later set captures; a removal frees it at the end), with no revision of its own.
+            owner.bound_sub = self.submission;
+            owner.bound_rev = 0;
+        }
         self.stamps.renew(key);
         Ok(())
     }
@@ -768,9 +778,7 @@ impl UniformEngine {
                     self.pool.upload_storage(storage, &owner.bytes);
                 } else {
                     if let Some(home) = owner.home {
-                        if !self.pool.holds(home, &owner.bytes) {
-                            self.pool.write(home, &owner.bytes);
-                        }
+                        self.pool.write_if_changed(home, &owner.bytes);
                         owner.home_rev = owner.revision;
                     }
                 }
@@ -796,12 +804,6 @@ impl UniformEngine {
         }
         for (_, bytes) in &mut self.deferred_storage {
             *bytes = None;
-        }
-        // Slots resolved in it may be handed out differently by the next submission: no memo
-        // taken in it holds.
-        for stamp in &mut self.stamps.by_index {
-            *stamp = self.stamps.next;
-            self.stamps.next += 1;
         }
         self.end_submission();
     }
@@ -1030,7 +1032,7 @@ fn changed(
         queue_at_finish(owner, key, writes_at_finish);
         return;
     }
-    if let (Some(s), true) = (sub.open, sub.memos) {
+    if let (Some(s), true, Some(_)) = (sub.open, sub.memos, owner.home) {
         owner.bound_sub = s;
     }
     stamps.renew(key);

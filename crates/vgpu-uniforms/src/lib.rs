@@ -54,8 +54,9 @@
 //! 6. **Pinned owners** ([`UniformEngine::pin`], for render bundles): the home slot becomes
 //!    live. Every set writes through to it (uploaded once at the next finish), so a bundle that
 //!    recorded the home offset reads the latest value on every replay. Operations recorded in a
-//!    submission still get snapshots: a pinned owner's `resolve` always uses an extra slot
-//!    (matched by content, so values that repeat every frame stay resident).
+//!    submission still get snapshots: a pinned owner's `resolve` uses another slot (matched by
+//!    content, so values that repeat every frame stay resident), and a pin taken after an
+//!    operation of the submission bound the home moves the owner to a new home.
 //! 7. **Memoized slots**: every owner has a [stamp](UniformEngine::stamps) that moves whenever
 //!    its slot could (a set that cannot go to the home slot, pin, unpin, removal, a submission
 //!    that bound it to a snapshot slot). A caller that declared

@@ -268,6 +268,13 @@ impl Pool {
             && page.shadow[start..start + bytes.len()] == *bytes
     }
 
+    /// [`write`](Self::write) unless the shadow at `loc` already holds `bytes`.
+    pub(crate) fn write_if_changed(&mut self, loc: SlotLoc, bytes: &[u8]) {
+        if !self.holds(loc, bytes) {
+            self.write(loc, bytes);
+        }
+    }
+
     /// Copies `bytes` into the shadow at `loc` and marks the slot dirty.
     pub(crate) fn write(&mut self, loc: SlotLoc, bytes: &[u8]) {
         let Some(page) = self.pages.get_mut(loc.page) else {

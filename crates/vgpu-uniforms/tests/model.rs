@@ -225,3 +225,124 @@ fn random_frames_with_memoized_slots_every_operation_sees_its_snapshot() {
     assert!(memo_ops > 2_000, "memoized operations: {memo_ops}");
     assert!(resolved_ops > 500, "resolved operations: {resolved_ops}");
 }
+
+/// What an operation of the pin model expects to read once its submission is done.
+enum Expect {
+    /// Its snapshot.
+    Bytes(Vec<u8>),
+    /// A replay of a bundle pinned to the owner: the home's last bytes while it was live.
+    Live,
+}
+
+/// Pins mid-frame (as recording a render bundle between passes does), bundle replays that read
+/// the live home, and unpins, mixed with memoized and resolved operations: ordinary operations
+/// keep their snapshots, replays see the value at the end of the submission (or at the unpin).
+#[test]
+fn random_frames_with_pins_replays_and_memos_every_operation_sees_its_value() {
+    let (ctx, mut engine) = noop_engine(model_config());
+    let mut rng = Rng(0x5EED_0077);
+    let mut owners = model_owners(&mut engine, true);
+    let mut memos: std::collections::HashMap<usize, (u64, SlotRef)> = Default::default();
+    // Active pins: (owner index, owner, the slot the bundle recorded).
+    let mut pins: Vec<(usize, OwnerKey, SlotRef)> = Vec::new();
+    let (mut replays, mut pinned_now) = (0u32, 0u32);
+    for frame in 0..600u64 {
+        engine.begin_submission().unwrap();
+        let mut ops: Vec<(SlotRef, OwnerKey, Expect)> = Vec::new();
+        // Homes that stopped being live in this frame (the owner's last pin went), and the bytes
+        // they kept.
+        let mut frozen: std::collections::HashMap<(OwnerKey, SlotRef), Vec<u8>> =
+            Default::default();
+        let ops_count = 1 + rng.below(30);
+        let memos_from = rng.below(ops_count + 2);
+        for n in 0..ops_count {
+            if n == memos_from {
+                engine.memos_in_use();
+            }
+            let i = rng.below(owners.len() as u64) as usize;
+            let o = &owners[i];
+            if rng.below(4) == 0 {
+                let v = value(o.len, rng.below(4));
+                engine.set_bytes(o.key, &v).unwrap();
+            }
+            match rng.below(10) {
+                0 => {
+                    // Record a bundle: pin.
+                    let slot = engine.pin(o.key).unwrap();
+                    pins.push((i, o.key, slot));
+                    pinned_now += 1;
+                }
+                1 if !pins.is_empty() => {
+                    // Replay a bundle.
+                    let p = rng.below(pins.len() as u64) as usize;
+                    ops.push((pins[p].2, pins[p].1, Expect::Live));
+                    replays += 1;
+                }
+                2 if !pins.is_empty() => {
+                    // Drop a bundle: unpin. The owner's last pin going ends its home's live
+                    // bytes: replays in this frame read the bytes of now.
+                    let p = rng.below(pins.len() as u64) as usize;
+                    let (_, key, slot) = pins.swap_remove(p);
+                    engine.unpin(key).unwrap();
+                    if pins.iter().all(|q| q.1 != key) {
+                        frozen.insert((key, slot), engine.bytes(key).unwrap().to_vec());
+                    }
+                }
+                _ => {
+                    let idx = UniformEngine::stamp_index(o.key);
+                    let stamp = engine.stamps()[idx];
+                    let memo = memos
+                        .get(&idx)
+                        .filter(|(s, _)| n >= memos_from && *s == stamp);
+                    let slot = match memo {
+                        Some((_, slot)) => *slot,
+                        None => {
+                            let slot = engine.resolve(o.key).unwrap();
+                            memos.insert(idx, (engine.stamps()[idx], slot));
+                            slot
+                        }
+                    };
+                    let bytes = engine.bytes(o.key).unwrap().to_vec();
+                    ops.push((slot, o.key, Expect::Bytes(bytes)));
+                }
+            }
+            // Occasionally replace an owner no bundle pins.
+            if rng.below(40) == 0 {
+                let r = rng.below(owners.len() as u64) as usize;
+                if pins.iter().all(|p| p.0 != r) {
+                    engine.remove_owner(owners[r].key).unwrap();
+                    owners[r].key = engine.create_owner("replacement", owners[r].space);
+                    engine
+                        .set_bytes(owners[r].key, &value(owners[r].len, 2 + rng.below(2)))
+                        .unwrap();
+                }
+            }
+        }
+        for o in &owners {
+            if rng.below(8) == 0 {
+                engine
+                    .set_bytes(o.key, &value(o.len, rng.below(4)))
+                    .unwrap();
+            }
+        }
+        // Live replays read the latest bytes (those of the frame's end), or the bytes of the
+        // unpin if their bundle was dropped in this frame.
+        let ops: Vec<(SlotRef, OwnerKey, Vec<u8>)> = ops
+            .into_iter()
+            .map(|(slot, key, expect)| {
+                let bytes = match expect {
+                    Expect::Bytes(b) => b,
+                    Expect::Live => match frozen.get(&(key, slot)) {
+                        Some(b) => b.clone(),
+                        None => engine.bytes(key).unwrap().to_vec(),
+                    },
+                };
+                (slot, key, bytes)
+            })
+            .collect();
+        end_frame(&ctx, &mut engine, &mut rng, &ops, frame);
+    }
+    assert_eq!(ctx.take_uncaptured_errors(), vec![]);
+    assert!(replays > 300, "replays: {replays}");
+    assert!(pinned_now > 300, "pins: {pinned_now}");
+}

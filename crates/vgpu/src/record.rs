@@ -12,7 +12,7 @@
 use ahash::AHashMap;
 use smallvec::SmallVec;
 use vgpu_bind::{BindEntry, BindGroupId, BindingStore, ResourceKey};
-use vgpu_uniforms::{BufferKey, OwnerKey, UniformEngine};
+use vgpu_uniforms::{BufferKey, OwnerKey, SlotRef, UniformEngine};
 
 use crate::draw::{
     GroupMemo, HOT_GROUPS, MEMO_VALUES, OpHot, OpKey, OpState, RenderInfo, STATIC, Slot,
@@ -423,12 +423,8 @@ fn revalidate(
         }
         // A value that changed resolves through the full path (capture), usually to the same
         // page: the memoized group still applies.
-        let slot = match engine.resolve_steady(g.owner) {
-            Some(s) => s,
-            None => match engine.resolve(g.owner) {
-                Ok(s) => s,
-                Err(_) => return false,
-            },
+        let Ok(slot) = engine.resolve(g.owner) else {
+            return false;
         };
         if Some(slot.buffer) != g.buffer {
             if g.alt_group.is_none() || Some(slot.buffer) != g.alt_buffer {
@@ -496,19 +492,20 @@ fn record_groups<R: Recorder>(
         ..
     } = op;
     let rev = *bindings_rev;
-    let build = |gi, engine: &mut UniformEngine, bind: &mut BindingStore, page_res: &mut _| {
+    let build = |gi,
+                 resolved: &[SlotRef],
+                 engine: &mut UniformEngine,
+                 bind: &mut BindingStore,
+                 page_res: &mut _| {
         build_group(
-            label, program, slots, gi, rev, epoch, engine, bind, page_res,
+            label, program, slots, gi, resolved, rev, epoch, engine, bind, page_res,
         )
     };
     for (gi, g) in groups.iter_mut().enumerate().take(MAX_GROUPS) {
         // Fast path: the group's only dynamic offset belongs to its only value (the common
         // per-object or per-view struct). Same semantics as the general path below.
         if let (Some(owner), false) = (g.single, pinning) {
-            let s = match engine.resolve_steady(owner) {
-                Some(s) => s,
-                None => engine.resolve(owner)?,
-            };
+            let s = engine.resolve(owner)?;
             let current =
                 matches!(&g.memo, Some(m) if m.epoch == epoch && m.bindings_rev == *bindings_rev);
             let valid = current && matches!(&g.memo, Some(m) if m.buffers[0] == Some(s.buffer));
@@ -527,7 +524,7 @@ fn record_groups<R: Recorder>(
                         _ => false,
                     };
                 if !swapped {
-                    let built = build(gi, engine, bind, page_res)?;
+                    let built = build(gi, std::slice::from_ref(&s), engine, bind, page_res)?;
                     g.alt = match g.memo.take() {
                         Some(m) if current => Some((m.buffers[0], m.id, m.group)),
                         _ => None,
@@ -540,6 +537,7 @@ fn record_groups<R: Recorder>(
             continue;
         }
         let mut offsets = [0u32; MAX_DYNAMIC];
+        let mut resolved: SmallVec<[SlotRef; 8]> = SmallVec::new();
         let mut same = matches!(&g.memo, Some(m) if m.epoch == epoch && m.bindings_rev == *bindings_rev)
             && g.values.len() <= MEMO_VALUES;
         for (j, v) in g.values.iter().enumerate() {
@@ -551,6 +549,7 @@ fn record_groups<R: Recorder>(
             } else {
                 engine.resolve(v.owner)?
             };
+            resolved.push(s);
             if v.dyn_index != STATIC {
                 if let Some(o) = offsets.get_mut(usize::from(v.dyn_index)) {
                     *o = s.offset;
@@ -565,7 +564,7 @@ fn record_groups<R: Recorder>(
         }
         if !same {
             g.alt = None;
-            g.memo = Some(build(gi, engine, bind, page_res)?);
+            g.memo = Some(build(gi, &resolved, engine, bind, page_res)?);
         }
         let Some(memo) = &g.memo else { continue };
         let n = usize::from(g.dynamic).min(MAX_DYNAMIC);
@@ -582,6 +581,7 @@ fn build_group(
     program: &Program,
     slots: &[Slot],
     gi: usize,
+    resolved: &[SlotRef],
     bindings_rev: u64,
     epoch: u64,
     engine: &mut UniformEngine,
@@ -592,6 +592,7 @@ fn build_group(
     let mut entries: SmallVec<[BindEntry; 8]> = SmallVec::new();
     let mut buffers = [None; MEMO_VALUES];
     let mut statics = [0u32; MEMO_VALUES];
+    let mut values = resolved.iter();
     let mut j = 0;
     let range = group.first..group.first + group.len;
     // A destroyed vgpu buffer is named with the draw and its WGSL binding (the registry only
@@ -618,13 +619,9 @@ fn build_group(
     for (pb, slot) in program.bindings[range.clone()].iter().zip(&slots[range]) {
         match slot {
             Slot::Value { owner } | Slot::Shared { owner, .. } => {
-                // Resolving again within a submission returns the same slot.
-                let s = if engine.open_submission().is_some() && !engine.is_pinned(*owner) {
-                    engine.resolve(*owner)?
-                } else {
-                    engine
-                        .pin(*owner)
-                        .and_then(|s| engine.unpin(*owner).map(|()| s))?
+                // The slot the caller resolved (or pinned) this value to, in value order.
+                let Some(&s) = values.next() else {
+                    continue;
                 };
                 let res = match page_res.get(&s.buffer) {
                     Some(r) => *r,
