@@ -13,8 +13,8 @@
 use std::num::NonZeroU64;
 
 use vgpu::{
-    Bind, Buffer, BufferDesc, ComputeDesc, Draw, DrawDesc, DrawRange, Gpu, SamplerDesc,
-    StatsSnapshot, Target, TargetDesc, TextureDesc, Value, value,
+    Bind, Buffer, BufferDesc, ComputeDesc, Draw, DrawDesc, DrawRange, Gpu, IndexBuffer,
+    SamplerDesc, StatsSnapshot, Target, TargetDesc, TextureDesc, Value, VertexBuffer, value,
 };
 
 /// Runs `case` on the noop device, then on the real device `VGPU_BACKEND` names (if any).
@@ -1075,4 +1075,109 @@ fn operations_of_another_gpu_are_refused() {
             .expect("own draw");
         assert_pixels(gpu, &target, PROBE_PIXEL, "own draw after refusals");
     });
+}
+
+/// Vertex and index buffer ranges wgpu would panic on (an empty slice, an overflowing range) or
+/// reject are refused when the draw is created, naming the buffer, expected vs actual.
+#[test]
+fn vertex_and_index_ranges_are_checked_at_creation() {
+    on_each_gpu(|gpu| {
+        let shader = gpu
+            .shader(
+                "positions",
+                "
+                @vertex fn vs_main(@location(0) p: vec4f) -> @builtin(position) vec4f { return p; }
+                @fragment fn fs_main() -> @location(0) vec4f { return vec4f(1.0); }",
+            )
+            .unwrap();
+        let buffer = |label: &str, usage| {
+            gpu.buffer(&BufferDesc {
+                label: label.into(),
+                size: 64,
+                usage,
+            })
+            .unwrap()
+        };
+        let vertices = buffer("vertices", wgpu::BufferUsages::VERTEX);
+        let indices = buffer("indices", wgpu::BufferUsages::INDEX);
+        let vertex = |offset| VertexBuffer {
+            buffer: vertices.clone(),
+            offset,
+            stride: 16,
+            step_mode: wgpu::VertexStepMode::Vertex,
+            attributes: vec![wgpu::VertexAttribute {
+                format: wgpu::VertexFormat::Float32x4,
+                offset: 0,
+                shader_location: 0,
+            }],
+        };
+        let draw = |offset, index: Option<IndexBuffer>| {
+            gpu.draw(
+                &shader,
+                DrawDesc {
+                    label: "ranged".into(),
+                    vertex_buffers: vec![vertex(offset)],
+                    index_buffer: index,
+                    ..Default::default()
+                },
+            )
+        };
+        let index = |offset, count| IndexBuffer {
+            buffer: indices.clone(),
+            offset,
+            format: wgpu::IndexFormat::Uint32,
+            count,
+        };
+        draw(0, Some(index(0, 16))).expect("in range");
+        for (offset, what) in [(64, "at the end"), (200, "past the end"), (2, "misaligned")] {
+            let e = assert_code(draw(offset, None), "VGPU-DRAW-VERTEX-LAYOUT");
+            assert!(e.to_string().contains("\"vertices\""), "{what}: {e}");
+            assert!(e.to_string().contains(&offset.to_string()), "{what}: {e}");
+        }
+        for (offset, count, what) in [
+            (0, 17, "one index too many"),
+            (64, 0, "empty at the end"),
+            (2, 1, "misaligned"),
+            (u64::MAX - 3, 2, "overflowing"),
+        ] {
+            let e = assert_code(
+                draw(0, Some(index(offset, count))),
+                "VGPU-DRAW-VERTEX-LAYOUT",
+            );
+            assert!(e.to_string().contains("index range"), "{what}: {e}");
+            assert!(
+                e.to_string()
+                    .contains(&format!("offset {offset}, count {count}")),
+                "{what}: {e}"
+            );
+        }
+    });
+}
+
+/// Passes of two `Gpu`s nested on one thread: setting a value of the outer `Gpu` inside the
+/// inner pass reaches the outer pass's held state instead of locking it again (a deadlock).
+#[test]
+fn nested_passes_of_two_gpus_reach_each_state() {
+    let (done, result) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let (a, b) = (Gpu::noop(), Gpu::noop());
+        let (draw_a, target_a) = probe_ready(&a);
+        let (draw_b, target_b) = probe_ready(&b);
+        let r = a.frame(|fa| {
+            fa.pass(&target_a, |pa| {
+                b.frame(|fb| {
+                    fb.pass(&target_b, |pb| {
+                        draw_a.set("object", value! { color: [1.0; 4], gain: 1.0 })?;
+                        pb.draw(&draw_b)
+                    })
+                })?;
+                pa.draw(&draw_a)
+            })
+        });
+        let _ = done.send(r.map(|_| ()).map_err(|e| e.to_string()));
+    });
+    let r = result
+        .recv_timeout(std::time::Duration::from_secs(60))
+        .expect("nested passes of two Gpus deadlocked");
+    r.expect("nested frames");
 }

@@ -40,9 +40,14 @@ impl Default for BufferDesc {
     }
 }
 
+/// Source of [`BufferInner`] ids (0 means "none bound" in redundant-bind checks).
+static NEXT_BUFFER_ID: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
+
 #[derive(Debug)]
 pub(crate) struct BufferInner {
     pub(crate) buffer: wgpu::Buffer,
+    /// Unique for the process's lifetime (never reused, unlike the `Arc`'s address).
+    id: u64,
     pub(crate) label: String,
     pub(crate) destroyed: AtomicBool,
     ctx: Arc<GpuContext>,
@@ -149,6 +154,7 @@ impl Gpu {
         Buffer {
             inner: Arc::new(BufferInner {
                 buffer,
+                id: NEXT_BUFFER_ID.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
                 label: label.to_owned(),
                 destroyed: AtomicBool::new(false),
                 ctx: self.ctx.clone(),
@@ -216,9 +222,10 @@ impl Buffer {
     pub fn usage(&self) -> wgpu::BufferUsages {
         self.inner.buffer.usage()
     }
-    /// A number identifying this buffer while it lives (for redundant-bind checks).
-    pub(crate) fn identity(&self) -> usize {
-        Arc::as_ptr(&self.inner) as usize
+    /// A number identifying this buffer, never reused (for redundant-bind checks: a buffer
+    /// dropped during a pass and another allocated at its address must not compare equal).
+    pub(crate) fn identity(&self) -> u64 {
+        self.inner.id
     }
     /// The raw wgpu buffer.
     pub fn raw(&self) -> &wgpu::Buffer {

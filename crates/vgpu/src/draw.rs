@@ -524,6 +524,19 @@ fn check_vertex_layout(desc: &DrawDesc, program: &Program) -> Result<()> {
             )
             .into());
         }
+        // wgpu panics on an empty slice; offsets are 4-aligned (`VERTEX_ALIGNMENT`).
+        if v.offset >= v.buffer.size() || !v.offset.is_multiple_of(wgpu::VERTEX_ALIGNMENT) {
+            return Err(err(
+                format!("vertex buffer {:?} offset", v.buffer.label()),
+                format!(
+                    "a multiple of {} below the size {}",
+                    wgpu::VERTEX_ALIGNMENT,
+                    v.buffer.size()
+                ),
+                v.offset.to_string(),
+            )
+            .into());
+        }
     }
     if let Some(i) = &desc.index_buffer {
         if !i.buffer.usage().contains(wgpu::BufferUsages::INDEX) {
@@ -538,12 +551,18 @@ fn check_vertex_layout(desc: &DrawDesc, program: &Program) -> Result<()> {
             wgpu::IndexFormat::Uint16 => 2,
             wgpu::IndexFormat::Uint32 => 4,
         };
-        let need = i.offset + u64::from(i.count) * size;
-        if need > i.buffer.size() {
+        let need = i.offset.checked_add(u64::from(i.count) * size);
+        if need.is_none_or(|n| n > i.buffer.size())
+            || i.offset >= i.buffer.size()
+            || !i.offset.is_multiple_of(size)
+        {
             return Err(err(
                 "index range".into(),
-                format!("offset + count * {size} <= {}", i.buffer.size()),
-                need.to_string(),
+                format!(
+                    "offset a multiple of {size} below the buffer size, offset + count * {size} <= {}",
+                    i.buffer.size()
+                ),
+                format!("offset {}, count {}", i.offset, i.count),
             )
             .into());
         }

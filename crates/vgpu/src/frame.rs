@@ -522,7 +522,7 @@ impl ComputePass<'_> {
         buffer.check_live()?;
         if !buffer.usage().contains(wgpu::BufferUsages::INDIRECT)
             || !offset.is_multiple_of(4)
-            || offset + 12 > buffer.size()
+            || offset.checked_add(12).is_none_or(|end| end > buffer.size())
         {
             return Err(crate::BufferError::Range {
                 label: buffer.label().to_owned(),

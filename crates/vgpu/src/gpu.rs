@@ -6,6 +6,7 @@ use std::collections::VecDeque;
 
 use ahash::AHashMap;
 use slotmap::{SecondaryMap, SlotMap};
+use smallvec::SmallVec;
 use vgpu_bind::{BindingStore, ResourceKey};
 use vgpu_uniforms::{BufferKey, EngineConfig, OwnerKey, UniformEngine};
 
@@ -110,10 +111,26 @@ pub(crate) struct Shared {
     pub(crate) state: Mutex<State>,
 }
 
+/// A `Shared` whose state this thread holds through a [`PassLock`], and that state.
+type Held = (*const Shared, *mut State);
+
 thread_local! {
-    /// The `Shared` whose state this thread holds through a [`PassLock`], and that state.
-    static HELD: std::cell::Cell<(*const Shared, *mut State)> =
-        const { std::cell::Cell::new((std::ptr::null(), std::ptr::null_mut())) };
+    /// Every `Shared` whose state this thread holds through a [`PassLock`], innermost last
+    /// (passes of several `Gpu`s can nest).
+    static HELD: std::cell::RefCell<SmallVec<[Held; 4]>> =
+        std::cell::RefCell::new(SmallVec::new());
+}
+
+/// The state of `shared` if this thread holds it through a [`PassLock`].
+#[inline]
+fn held_state(shared: &Shared) -> Option<*mut State> {
+    HELD.with(|h| {
+        h.borrow()
+            .iter()
+            .rev()
+            .find(|(s, _)| std::ptr::eq(*s, shared))
+            .map(|&(_, state)| state)
+    })
 }
 
 impl Shared {
@@ -124,8 +141,7 @@ impl Shared {
     /// `draw.set` inside a pass closure): the state is then reached through the pass's lock.
     #[inline]
     pub(crate) fn lock(&self) -> StateGuard<'_> {
-        let (held, state) = HELD.with(std::cell::Cell::get);
-        if std::ptr::eq(held, self) && !state.is_null() {
+        if let Some(state) = held_state(self) {
             return StateGuard::Reentrant(state, std::marker::PhantomData);
         }
         StateGuard::Locked(std::mem::ManuallyDrop::new(
@@ -135,22 +151,16 @@ impl Shared {
 
     /// Locks the state for the duration of a pass (see [`PassLock`]).
     pub(crate) fn lock_for_pass(&self) -> PassLock<'_> {
-        let prev = HELD.with(std::cell::Cell::get);
-        if std::ptr::eq(prev.0, self) && !prev.1.is_null() {
+        if let Some(state) = held_state(self) {
             // Already held by an enclosing pass on this thread: share it.
-            return PassLock {
-                guard: None,
-                state: prev.1,
-                prev,
-            };
+            return PassLock { guard: None, state };
         }
         let mut guard = self.state.lock().unwrap_or_else(PoisonError::into_inner);
         let state: *mut State = &mut *guard;
-        HELD.with(|h| h.set((self as *const Shared, state)));
+        HELD.with(|h| h.borrow_mut().push((self as *const Shared, state)));
         PassLock {
             guard: Some(guard),
             state,
-            prev,
         }
     }
 }
@@ -165,7 +175,6 @@ impl Shared {
 pub(crate) struct PassLock<'a> {
     guard: Option<MutexGuard<'a, State>>,
     state: *mut State,
-    prev: (*const Shared, *mut State),
 }
 
 impl PassLock<'_> {
@@ -183,7 +192,8 @@ impl Drop for PassLock<'_> {
         if self.guard.is_none() {
             return;
         }
-        HELD.with(|h| h.set(self.prev));
+        // Pass locks end in the reverse order they began: this one is innermost.
+        HELD.with(|h| h.borrow_mut().pop());
         let deferred = std::mem::take(&mut self.state().deferred);
         drop(self.guard.take());
         drop(deferred);

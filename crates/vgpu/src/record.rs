@@ -157,9 +157,9 @@ pub(crate) struct Bound {
     pipeline: u64,
     groups: [BoundGroup; MAX_GROUPS],
     /// Vertex buffers bound per slot: (buffer identity, offset).
-    vertex: [(usize, u64); MAX_VERTEX_SLOTS],
+    vertex: [(u64, u64); MAX_VERTEX_SLOTS],
     /// Index buffer bound: (buffer identity, offset, 32-bit).
-    index: (usize, u64, bool),
+    index: (u64, u64, bool),
     /// Draws and dispatches recorded.
     pub(crate) operations: u64,
     pub(crate) set_bind_group_calls: u64,

@@ -129,7 +129,7 @@ impl RgbaImage {
         if x >= self.width || y >= self.height {
             return None;
         }
-        let i = ((y * self.width + x) * 4) as usize;
+        let i = (y as usize * self.width as usize + x as usize) * 4;
         self.data.get(i..i + 4).and_then(|p| p.try_into().ok())
     }
 
