@@ -910,6 +910,33 @@ fn set_all_applies_all_or_nothing() {
         );
         assert_unchanged(gpu, &other, &target, [30; 4], "resource rolled back");
 
+        // A value binding switched to a shared block, then a rejected entry: the value (its owner
+        // and bytes) is back, and later sets of it still work.
+        let block = gpu.uniforms(value! { value: [7.0; 4] }).unwrap();
+        assert_code(
+            draw.set_all([
+                ("tint", Bind::from(&block)),
+                ("nope", Bind::from(Value::from(1.0))),
+            ]),
+            "VGPU-SET-BINDING-UNKNOWN",
+        );
+        render(
+            gpu,
+            &draw,
+            &target,
+            PROBE_PIXEL,
+            "value binding back after a rollback",
+        );
+        draw.set("tint", value! { value: [2.0; 4] }).unwrap();
+        render(
+            gpu,
+            &draw,
+            &target,
+            [22, 42, 62, 82],
+            "value set after a rollback",
+        );
+        draw.set("tint", value! { value: [1.0; 4] }).unwrap();
+
         // On a fresh draw, a failed set_all leaves every binding unset.
         let fresh = probe(gpu);
         assert_code(

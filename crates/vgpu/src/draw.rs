@@ -148,9 +148,13 @@ pub(crate) enum Slot {
     Value {
         owner: OwnerKey,
     },
-    /// A shared uniforms block.
+    /// A shared uniforms block (held so it lives while bound).
     Shared {
         owner: OwnerKey,
+        #[allow(
+            dead_code,
+            reason = "held, never read: keeps the block alive while bound"
+        )]
         block: crate::uniforms::SharedUniforms,
     },
     /// A user-owned resource bound by identity.
@@ -161,7 +165,12 @@ pub(crate) enum Slot {
 }
 
 /// Keeps a vgpu-owned resource alive while bound (raw wgpu resources are kept by the registry).
+/// Only `Buffer` is read (to name a destroyed buffer); the others are held.
 #[derive(Debug)]
+#[allow(
+    dead_code,
+    reason = "held, never read: keeps the resource alive while bound"
+)]
 pub(crate) enum Keep {
     None,
     Buffer(Buffer),

@@ -274,6 +274,8 @@ pub(crate) struct State {
     pub(crate) signatures: Vec<crate::TargetSignature>,
     /// Released slots whose handles must be dropped after the lock (see [`StateGuard`]).
     pub(crate) deferred: Vec<crate::draw::Slot>,
+    /// While a `set_all` runs: the slots it replaced, by binding index, in order.
+    pub(crate) replaced: Option<Vec<(usize, crate::draw::Slot)>>,
     next_id: u64,
 }
 
@@ -345,6 +347,7 @@ impl Gpu {
             gpu_times: None,
             signatures: Vec::new(),
             deferred: Vec::new(),
+            replaced: None,
             next_id: 0,
         };
         Gpu {

@@ -132,7 +132,8 @@ impl State {
         key: OpKey,
         values: &[(&str, Bind<'_>)],
     ) -> Result<()> {
-        // Snapshot what can change (value bytes and slots), apply, and roll back on failure.
+        // Apply in order, keeping every replaced slot (not released) and the bytes of every value
+        // owner that existed before; roll back on the first failure.
         let Some(op) = self.ops.get(key) else {
             return Ok(());
         };
@@ -144,22 +145,33 @@ impl State {
                 }
             }
         }
-        let saved_slots: Vec<SlotSnapshot> = op.slots.iter().map(SlotSnapshot::of).collect();
         let saved_rev = op.bindings_rev;
+        let outer = self.replaced.replace(Vec::new());
+        let mut result = Ok(());
         for (name, value) in values {
-            let v = reborrow(value);
-            if let Err(e) = self.set_binding(key, name, v) {
-                self.rollback(key, saved_slots, saved_bytes, saved_rev);
-                return Err(e);
+            if let Err(e) = self.set_binding(key, name, reborrow(value)) {
+                result = Err(e);
+                break;
             }
         }
-        Ok(())
+        let replaced = std::mem::replace(&mut self.replaced, outer).unwrap_or_default();
+        match result {
+            Ok(()) => {
+                for (_, old) in replaced {
+                    self.release_slot(old);
+                }
+            }
+            Err(_) => self.rollback(key, replaced, saved_bytes, saved_rev),
+        }
+        result
     }
 
+    /// Puts back the slots `set_all` replaced (latest first, so each binding ends with what it
+    /// held before) and the previous bytes of value owners, releasing what `set_all` created.
     fn rollback(
         &mut self,
         key: OpKey,
-        slots: Vec<SlotSnapshot>,
+        replaced: Vec<(usize, Slot)>,
         bytes: Vec<(vgpu_uniforms::OwnerKey, Vec<u8>)>,
         saved_rev: u64,
     ) {
@@ -169,29 +181,17 @@ impl State {
         let Some(op) = self.ops.get_mut(key) else {
             return;
         };
-        let mut released = Vec::new();
-        let mut acquired = Vec::new();
-        for (slot, snap) in op.slots.iter_mut().zip(slots) {
-            if snap.same_as(slot) {
-                continue;
-            }
-            let restored = snap.restore();
-            if let Slot::Resource { res, .. } = &restored {
-                acquired.push(*res);
-            }
-            let old = std::mem::replace(slot, restored);
-            released.push(old);
+        let mut created = Vec::new();
+        for (i, old) in replaced.into_iter().rev() {
+            created.push(std::mem::replace(&mut op.slots[i], old));
         }
         op.hot.unset = op.slots.iter().filter(|s| matches!(s, Slot::Unset)).count() as u32;
         // Every slot holds what it held before `set_all` (nothing was recorded in between), so
         // the binding revision is restored too: memos and bundles recorded before stay valid.
         op.bindings_rev = saved_rev;
         op.rebuild_groups();
-        for r in acquired {
-            self.acquire_resource(r);
-        }
-        for old in released {
-            self.release_slot(old);
+        for slot in created {
+            self.release_slot(slot);
         }
     }
 
@@ -498,7 +498,11 @@ impl State {
         }
         op.bindings_rev += 1;
         op.rebuild_groups();
-        self.release_slot(old);
+        match &mut self.replaced {
+            // Inside `set_all`: released once every binding was accepted, else put back.
+            Some(replaced) => replaced.push((i, old)),
+            None => self.release_slot(old),
+        }
         Ok(())
     }
 
@@ -673,54 +677,6 @@ impl State {
                     }
                 }
             }
-        }
-    }
-}
-
-/// A restorable copy of a slot (for `set_all` rollback).
-enum SlotSnapshot {
-    Unset,
-    Value(vgpu_uniforms::OwnerKey),
-    Shared(vgpu_uniforms::OwnerKey, crate::uniforms::SharedUniforms),
-    Resource(ResourceKey, Keep),
-}
-
-impl SlotSnapshot {
-    fn of(slot: &Slot) -> Self {
-        match slot {
-            Slot::Unset => SlotSnapshot::Unset,
-            Slot::Value { owner } => SlotSnapshot::Value(*owner),
-            Slot::Shared { owner, block } => SlotSnapshot::Shared(*owner, block.clone()),
-            Slot::Resource { res, keep, .. } => SlotSnapshot::Resource(*res, keep.clone_keep()),
-        }
-    }
-    fn same_as(&self, slot: &Slot) -> bool {
-        match (self, slot) {
-            (SlotSnapshot::Unset, Slot::Unset) => true,
-            (SlotSnapshot::Value(a), Slot::Value { owner }) => a == owner,
-            (SlotSnapshot::Shared(a, _), Slot::Shared { owner, .. }) => a == owner,
-            (SlotSnapshot::Resource(a, _), Slot::Resource { res, .. }) => a == res,
-            _ => false,
-        }
-    }
-    fn restore(self) -> Slot {
-        match self {
-            SlotSnapshot::Unset => Slot::Unset,
-            SlotSnapshot::Value(owner) => Slot::Value { owner },
-            SlotSnapshot::Shared(owner, block) => Slot::Shared { owner, block },
-            SlotSnapshot::Resource(res, keep) => Slot::Resource { res, keep },
-        }
-    }
-}
-
-impl Keep {
-    fn clone_keep(&self) -> Keep {
-        match self {
-            Keep::None => Keep::None,
-            Keep::Buffer(b) => Keep::Buffer(b.clone()),
-            Keep::Texture(t) => Keep::Texture(t.clone()),
-            Keep::Target(t) => Keep::Target(t.clone()),
-            Keep::Sampler(s) => Keep::Sampler(s.clone()),
         }
     }
 }
