@@ -95,6 +95,44 @@ fn uncaptured_errors_are_routed_to_the_gpu_not_panics() {
     gpu.target(2, 2).expect("still usable");
 }
 
+/// The error callback runs without vgpu's locks: it may replace itself, and the replacement
+/// sees the next error (before, replacing it from inside deadlocked).
+#[test]
+fn the_error_callback_may_replace_itself() {
+    let (done, result) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let gpu = Gpu::noop();
+        let seen = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
+        let (g, s) = (gpu.clone(), seen.clone());
+        gpu.on_uncaptured_error(move |_| {
+            let s = s.clone();
+            g.on_uncaptured_error(move |_| {
+                s.fetch_add(10, std::sync::atomic::Ordering::SeqCst);
+            });
+        });
+        let buffer = gpu
+            .context()
+            .create_buffer(&wgpu::BufferDescriptor {
+                label: Some("no copy dst"),
+                size: 16,
+                usage: wgpu::BufferUsages::UNIFORM,
+                mapped_at_creation: false,
+            })
+            .expect("valid buffer");
+        gpu.queue().write_buffer(&buffer, 0, &[0; 16]);
+        gpu.queue().write_buffer(&buffer, 0, &[0; 16]);
+        let _ = done.send((
+            seen.load(std::sync::atomic::Ordering::SeqCst),
+            gpu.take_uncaptured_errors().len(),
+        ));
+    });
+    let (seen, logged) = result
+        .recv_timeout(std::time::Duration::from_secs(60))
+        .expect("replacing the callback from inside it deadlocked");
+    assert_eq!(seen, 10, "the replacement saw the second error only");
+    assert_eq!(logged, 2);
+}
+
 #[test]
 fn target_rejects_bad_sizes_and_formats_with_codes() {
     let gpu = Gpu::noop();

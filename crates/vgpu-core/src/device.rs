@@ -8,10 +8,7 @@
 //! and optional callback, never to wgpu's default panic handler.
 
 use std::fmt;
-use std::future::Future;
-use std::pin::pin;
 use std::sync::{Arc, Mutex, PoisonError};
-use std::task::{Context, Poll, Waker};
 
 use crate::error::DeviceError;
 use crate::stats::Stats;
@@ -74,7 +71,7 @@ pub struct UncapturedError {
     pub description: String,
 }
 
-type ErrorCallback = Box<dyn Fn(&UncapturedError) + Send + Sync>;
+type ErrorCallback = Arc<dyn Fn(&UncapturedError) + Send + Sync>;
 
 #[derive(Default)]
 struct ErrorLog {
@@ -159,29 +156,29 @@ impl GpuContext {
         });
         // The noop backend resolves both futures on the first poll and cannot fail.
         let adapter =
-            block_on_ready(instance.request_adapter(&wgpu::RequestAdapterOptions::default()))
-                .and_then(Result::ok)
+            pollster::block_on(instance.request_adapter(&wgpu::RequestAdapterOptions::default()))
                 .expect("wgpu's noop backend always provides an adapter");
-        let (device, queue) = block_on_ready(adapter.request_device(&wgpu::DeviceDescriptor {
+        let (device, queue) = pollster::block_on(adapter.request_device(&wgpu::DeviceDescriptor {
             label: Some("vgpu noop device"),
             required_features: adapter.features() & crate::adapter::OPTIONAL_FEATURES,
             required_limits: wgpu::Limits::default(),
             ..Default::default()
         }))
-        .and_then(Result::ok)
         .expect("wgpu's noop backend always provides a device");
         Self::new(adapter, device, queue)
     }
 
     fn record_uncaptured(&self, error: UncapturedError) {
         self.stats.uncaptured_errors.bump();
-        if let Some(cb) = self
+        // Called with the lock released: the callback may install another one, or make wgpu
+        // calls that report errors of their own.
+        let callback = self
             .errors
             .callback
             .lock()
             .unwrap_or_else(PoisonError::into_inner)
-            .as_ref()
-        {
+            .clone();
+        if let Some(cb) = callback {
             cb(&error);
         }
         let mut log = self
@@ -213,7 +210,7 @@ impl GpuContext {
             .errors
             .callback
             .lock()
-            .unwrap_or_else(PoisonError::into_inner) = Some(Box::new(callback));
+            .unwrap_or_else(PoisonError::into_inner) = Some(Arc::new(callback));
     }
 
     /// The raw device. Objects created directly on it bypass the counters.
@@ -273,7 +270,7 @@ impl GpuContext {
         // Pop order is innermost first; resolve all three so every scope is released.
         let mut first = None;
         for fut in errors {
-            if let Some(e) = block_on_ready(fut).flatten() {
+            if let Some(e) = pollster::block_on(fut) {
                 first.get_or_insert(e);
             }
         }
@@ -435,18 +432,4 @@ impl GpuContext {
                 description: e.to_string(),
             })
     }
-}
-
-/// Polls a future that wgpu-core resolves synchronously on native backends. Falls back to a
-/// blocking spin (with thread yields) if it is not ready on the first poll.
-pub fn block_on_ready<F: Future>(fut: F) -> Option<F::Output> {
-    let mut fut = pin!(fut);
-    let mut cx = Context::from_waker(Waker::noop());
-    for _ in 0..1_000_000 {
-        if let Poll::Ready(v) = fut.as_mut().poll(&mut cx) {
-            return Some(v);
-        }
-        std::thread::yield_now();
-    }
-    None
 }

@@ -84,7 +84,7 @@ impl ScalarType {
 /// are sorted by offset and do not overlap; `size` is the type's byte size, and for a type that
 /// ends in a runtime-sized array it counts exactly one element of that array (WebGPU's minimum
 /// binding size).
-#[derive(Debug, PartialEq, Eq, Hash)]
+#[derive(Debug)]
 #[non_exhaustive]
 pub struct TypeLayout {
     /// The WGSL spelling (`vec3<f32>`, `array<Light, 4>`, `Light`).
@@ -101,7 +101,7 @@ pub struct TypeLayout {
 }
 
 /// What a [`TypeLayout`] is made of.
-#[derive(Debug, PartialEq, Eq, Hash)]
+#[derive(Debug, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum LayoutKind {
     /// A scalar.
@@ -144,7 +144,7 @@ pub enum LayoutKind {
 }
 
 /// One member of a struct layout.
-#[derive(Debug, PartialEq, Eq, Hash)]
+#[derive(Debug, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct MemberLayout {
     /// The WGSL member name.
@@ -265,6 +265,59 @@ impl TypeLayout {
     }
 }
 
+/// Structural equality. Layouts share the `Arc`s of repeated types, so a type can be a DAG far
+/// larger as a tree (`struct S1 { a: S0, b: S0 }`, `S2 { a: S1, b: S1 }`, …): pairs found equal
+/// are remembered, so the compare is linear in the number of distinct types.
+impl PartialEq for TypeLayout {
+    fn eq(&self, other: &Self) -> bool {
+        layout_eq(self, other, &mut ahash::AHashSet::default())
+    }
+}
+
+impl Eq for TypeLayout {}
+
+fn layout_eq(
+    a: &TypeLayout,
+    b: &TypeLayout,
+    same: &mut ahash::AHashSet<(*const TypeLayout, *const TypeLayout)>,
+) -> bool {
+    if std::ptr::eq(a, b) || same.contains(&(a as *const _, b as *const _)) {
+        return true;
+    }
+    let eq = a.name == b.name
+        && a.size == b.size
+        && a.align == b.align
+        && match (&a.kind, &b.kind) {
+            (
+                LayoutKind::Array {
+                    element: ea,
+                    length: la,
+                    stride: sa,
+                },
+                LayoutKind::Array {
+                    element: eb,
+                    length: lb,
+                    stride: sb,
+                },
+            ) => la == lb && sa == sb && layout_eq(ea, eb, same),
+            (LayoutKind::Struct { members: ma }, LayoutKind::Struct { members: mb }) => {
+                ma.len() == mb.len()
+                    && ma.iter().zip(mb.iter()).all(|(x, y)| {
+                        x.name == y.name
+                            && x.offset == y.offset
+                            && layout_eq(&x.layout, &y.layout, same)
+                    })
+            }
+            (LayoutKind::Array { .. } | LayoutKind::Struct { .. }, _)
+            | (_, LayoutKind::Array { .. } | LayoutKind::Struct { .. }) => false,
+            (x, y) => x == y,
+        };
+    if eq {
+        same.insert((a as *const _, b as *const _));
+    }
+    eq
+}
+
 impl TypeLayout {
     /// Where wgpu's GL backend would read this type differently from WGSL, as `path: reason`
     /// lines (empty when the GL backend agrees). naga's GLSL writer declares struct members
@@ -272,9 +325,18 @@ impl TypeLayout {
     /// it ignores the gaps `@size` and `@align` create (upstream gfx-rs/wgpu#4374), and it
     /// gives `matCx2` in uniform buffers std140's 16-byte column stride instead of WGSL's 8
     /// (gfx-rs/wgpu#4371). Packing follows WGSL, which every other backend honours.
+    /// At most [`MAX_GL_HAZARDS`] lines are listed.
     pub fn gl_hazards(&self, uniform: bool) -> Vec<String> {
         let mut out = Vec::new();
-        gl_walk(self, uniform, &mut String::from("$"), &mut out, 0);
+        let mut clean = ahash::AHashSet::default();
+        gl_walk(
+            self,
+            uniform,
+            &mut String::from("$"),
+            &mut out,
+            &mut clean,
+            0,
+        );
         out
     }
 }
@@ -299,10 +361,23 @@ fn glsl_size(l: &TypeLayout, uniform: bool) -> u32 {
     }
 }
 
-fn gl_walk(l: &TypeLayout, uniform: bool, path: &mut String, out: &mut Vec<String>, depth: usize) {
-    if depth > MAX_TYPE_DEPTH {
+/// Most hazards [`TypeLayout::gl_hazards`] lists (the walk stops there).
+pub const MAX_GL_HAZARDS: usize = 16;
+
+/// `clean`: types already walked without finding a hazard (shared `Arc`s of repeated types are
+/// walked once, so the walk is linear in distinct types, not in the tree's size).
+fn gl_walk(
+    l: &TypeLayout,
+    uniform: bool,
+    path: &mut String,
+    out: &mut Vec<String>,
+    clean: &mut ahash::AHashSet<*const TypeLayout>,
+    depth: usize,
+) {
+    if depth > MAX_TYPE_DEPTH || out.len() >= MAX_GL_HAZARDS || clean.contains(&(l as *const _)) {
         return;
     }
+    let before = out.len();
     match &l.kind {
         LayoutKind::Matrix { rows: 2, .. } if uniform => out.push(format!(
             "{path}: {} in a uniform buffer (GL reads columns 16 bytes apart, WGSL packs them 8 apart; gfx-rs/wgpu#4371)",
@@ -311,7 +386,7 @@ fn gl_walk(l: &TypeLayout, uniform: bool, path: &mut String, out: &mut Vec<Strin
         LayoutKind::Array { element, .. } => {
             let len = path.len();
             path.push_str("[i]");
-            gl_walk(element, uniform, path, out, depth + 1);
+            gl_walk(element, uniform, path, out, clean, depth + 1);
             path.truncate(len);
         }
         LayoutKind::Struct { members } => {
@@ -328,7 +403,7 @@ fn gl_walk(l: &TypeLayout, uniform: bool, path: &mut String, out: &mut Vec<Strin
                         m.offset
                     ));
                 }
-                gl_walk(&m.layout, uniform, path, out, depth + 1);
+                gl_walk(&m.layout, uniform, path, out, clean, depth + 1);
                 path.truncate(len);
                 // Continue from where GL puts this member: later members shift with it.
                 end = natural + glsl_size(&m.layout, uniform);
@@ -336,6 +411,10 @@ fn gl_walk(l: &TypeLayout, uniform: bool, path: &mut String, out: &mut Vec<Strin
         }
         _ => {}
     }
+    if out.len() == before {
+        clean.insert(l as *const _);
+    }
+    out.truncate(MAX_GL_HAZARDS);
 }
 
 pub(crate) fn describe_members(layout: &TypeLayout) -> String {
@@ -522,10 +601,41 @@ fn scalar_problem(
 
 /// Finds the first `bool` (or a nesting deeper than [`MAX_TYPE_DEPTH`]) inside a buffer type,
 /// before naga's validator sees it, so the error can say what to use instead.
+///
+/// Types are a DAG (a struct can hold the same struct twice, and so on): a type found clean at
+/// some depth is not walked again at that depth or shallower, so the walk is linear in the
+/// number of distinct types.
 pub(crate) fn find_non_host_shareable(
     module: &naga::Module,
     ty: naga::Handle<naga::Type>,
     depth: usize,
+) -> Option<LayoutProblem> {
+    find_in(module, ty, depth, &mut AHashMap::default())
+}
+
+/// `clean`: the deepest depth each type was found clean at.
+fn find_in(
+    module: &naga::Module,
+    ty: naga::Handle<naga::Type>,
+    depth: usize,
+    clean: &mut AHashMap<naga::Handle<naga::Type>, usize>,
+) -> Option<LayoutProblem> {
+    if clean.get(&ty).is_some_and(|&d| depth <= d) {
+        return None;
+    }
+    let found = find_uncached(module, ty, depth, clean);
+    if found.is_none() {
+        let d = clean.entry(ty).or_insert(depth);
+        *d = (*d).max(depth);
+    }
+    found
+}
+
+fn find_uncached(
+    module: &naga::Module,
+    ty: naga::Handle<naga::Type>,
+    depth: usize,
+    clean: &mut AHashMap<naga::Handle<naga::Type>, usize>,
 ) -> Option<LayoutProblem> {
     if depth > MAX_TYPE_DEPTH {
         return Some(LayoutProblem {
@@ -547,7 +657,7 @@ pub(crate) fn find_non_host_shareable(
             Some(scalar_problem(*s, module, ty))
         }
         Ti::Array { base, .. } | Ti::BindingArray { base, .. } => {
-            find_non_host_shareable(module, *base, depth + 1).map(|mut p| {
+            find_in(module, *base, depth + 1, clean).map(|mut p| {
                 if !matches!(t.inner, Ti::BindingArray { .. }) {
                     p.path.push("[i]".to_owned());
                 }
@@ -555,7 +665,7 @@ pub(crate) fn find_non_host_shareable(
             })
         }
         Ti::Struct { members, .. } => members.iter().enumerate().find_map(|(i, m)| {
-            find_non_host_shareable(module, m.ty, depth + 1).map(|mut p| {
+            find_in(module, m.ty, depth + 1, clean).map(|mut p| {
                 match &m.name {
                     Some(n) => p.path.push(format!(".{n}")),
                     None => p.path.push(format!(".member{i}")),

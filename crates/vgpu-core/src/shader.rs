@@ -121,11 +121,16 @@ impl Shader {
         Self::with_options(label, source, ShaderOptions::with_features(features))
     }
 
-    /// Parses and validates WGSL with the capabilities of `ctx`'s device, and counts the write
+    /// Parses and validates WGSL with the capabilities of `ctx`'s device (features and downlevel
+    /// flags: on GL, cube arrays or multisampled shading are refused here, with a diagnostic,
+    /// rather than by the driver), and counts the write
     /// plans compiled in `ctx.stats().plans_compiled`.
     pub fn for_context(ctx: &GpuContext, label: &str, source: &str) -> Result<Self, ShaderError> {
-        let shader =
-            Self::with_options(label, source, ShaderOptions::with_features(ctx.features()))?;
+        let options = ShaderOptions {
+            downlevel: ctx.adapter().get_downlevel_capabilities().flags,
+            ..ShaderOptions::with_features(ctx.features())
+        };
+        let shader = Self::with_options(label, source, options)?;
         ctx.stats().plans_compiled.add(shader.plans_compiled as u64);
         Ok(shader)
     }

@@ -702,3 +702,51 @@ fn hostile_values_never_panic_and_never_write_when_rejected() {
     }
     assert!(count >= 1000);
 }
+
+/// A wide type: `S{k+1} { a: S{k}, b: S{k} }` is 30 lines of WGSL but 2^levels leaves as a
+/// tree. Every walk over it (host-shareability, layouts, plans, GL hazards, layout equality)
+/// must be linear in its distinct types. `gap` puts an `@size` gap after every `a` (a GL hazard
+/// for every `b`).
+fn wide_type_shader(levels: usize, gap: bool) -> String {
+    let mut s = String::from("struct S0 { a: vec4f }\n");
+    let mut size = 16u64;
+    for k in 1..=levels {
+        let attr = if gap {
+            format!("@size({}) ", size + 16)
+        } else {
+            String::new()
+        };
+        s.push_str(&format!(
+            "struct S{k} {{ {attr}a: S{p}, b: S{p} }}\n",
+            p = k - 1
+        ));
+        size = if gap { 2 * size + 16 } else { 2 * size };
+    }
+    s.push_str(&format!(
+        "@group(0) @binding(0) var<uniform> u: S{levels};\n\
+         @compute @workgroup_size(1) fn main() {{ _ = u.a; }}\n"
+    ));
+    s
+}
+
+#[test]
+fn wide_types_are_walked_linearly() {
+    let (done, result) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let a = Shader::new("wide", &wide_type_shader(26, false)).unwrap();
+        let b = Shader::new("wide again", &wide_type_shader(26, false)).unwrap();
+        let la = a.bindings()[0].layout.clone().unwrap();
+        let lb = b.bindings()[0].layout.clone().unwrap();
+        // Two shaders, two distinct layout trees: structurally equal.
+        assert!(la == lb);
+        let gapped = Shader::new("wide gaps", &wide_type_shader(26, true)).unwrap();
+        let lg = gapped.bindings()[0].layout.clone().unwrap();
+        assert!(la != lg);
+        let hazards = lg.gl_hazards(true);
+        assert_eq!(hazards.len(), vgpu_core::MAX_GL_HAZARDS, "{hazards:?}");
+        let _ = done.send(());
+    });
+    result
+        .recv_timeout(std::time::Duration::from_secs(120))
+        .expect("a walk over a wide type did not finish: it is exponential");
+}

@@ -49,22 +49,23 @@ impl Gpu {
     /// A fullscreen effect from WGSL holding a fragment entry point (`fs_main` or the only one)
     /// and, optionally, its own vertex stage.
     pub fn effect(&self, label: &str, wgsl: &str) -> Result<Effect> {
-        let probe = vgpu_core::Shader::with_features(label, wgsl, self.ctx.features());
-        let has_vertex = match &probe {
-            Ok(s) => s
+        // Its own vertex stage if it has one (one parse); else the fullscreen triangle's.
+        let own = self.shader(label, wgsl).ok().filter(|s| {
+            s.inner
+                .core
                 .entry_points()
                 .iter()
-                .any(|e| e.stage == vgpu_core::Stage::Vertex),
-            Err(_) => false,
-        };
-        let (shader, vertex_entry) = if has_vertex {
-            (self.shader(label, wgsl)?, None)
-        } else {
-            let source = format!("{wgsl}\n{FULLSCREEN_VERTEX}");
-            (
-                self.shader(label, &source)?,
-                Some("vgpu_fullscreen_vs".to_owned()),
-            )
+                .any(|e| e.stage == vgpu_core::Stage::Vertex)
+        });
+        let (shader, vertex_entry) = match own {
+            Some(shader) => (shader, None),
+            None => {
+                let source = format!("{wgsl}\n{FULLSCREEN_VERTEX}");
+                (
+                    self.shader(label, &source)?,
+                    Some("vgpu_fullscreen_vs".to_owned()),
+                )
+            }
         };
         let draw = self.draw(
             &shader,
