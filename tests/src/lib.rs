@@ -19,6 +19,26 @@ pub fn real_gpu() -> Option<Gpu> {
     Some(gpu)
 }
 
+/// Runs `case` on the noop device, then on [`real_gpu`] (unless `VGPU_BACKEND=noop`), and
+/// asserts that neither reported an uncaptured wgpu error.
+///
+/// # Panics
+/// As [`real_gpu`], or if `case` does, or on an uncaptured error.
+pub fn each_gpu(case: impl Fn(&Gpu)) {
+    let noop = Gpu::noop();
+    case(&noop);
+    let errors = noop.take_uncaptured_errors();
+    assert!(
+        errors.is_empty(),
+        "uncaptured wgpu errors (noop): {errors:?}"
+    );
+    if let Some(gpu) = real_gpu() {
+        case(&gpu);
+        let errors = gpu.take_uncaptured_errors();
+        assert!(errors.is_empty(), "uncaptured wgpu errors: {errors:?}");
+    }
+}
+
 /// Decodes an 8-bit RGBA PNG into `(width, height, pixels)`.
 ///
 /// # Panics

@@ -17,18 +17,10 @@ use vgpu::{
     SamplerDesc, StatsSnapshot, Target, TargetDesc, TextureDesc, Value, VertexBuffer, value,
 };
 
-/// Runs `case` on the noop device, then on the real device `VGPU_BACKEND` names (if any).
+/// Runs `case` on the noop device, then on the real device `VGPU_BACKEND` names (panics if it
+/// cannot be opened).
 fn on_each_gpu(case: impl Fn(&Gpu)) {
-    case(&Gpu::noop());
-    match Gpu::from_env() {
-        Ok(gpu) if !gpu.is_noop() => {
-            case(&gpu);
-            let errors = gpu.take_uncaptured_errors();
-            assert!(errors.is_empty(), "uncaptured wgpu errors: {errors:?}");
-        }
-        Ok(_) => {}
-        Err(e) => eprintln!("no real device ({e}); tier-1 checks only"),
-    }
+    vgpu_tests::each_gpu(case);
 }
 
 const FULLSCREEN_VS: &str = "
