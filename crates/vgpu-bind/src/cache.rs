@@ -195,15 +195,16 @@ fn hash_of(hasher: &ahash::RandomState, sorted: &[BindEntry]) -> u64 {
 }
 
 /// Removes `key` (already taken out of `entries`) from its bucket's hash chain.
+/// Removes `key` from its hash chain; returns how many other chain entries it stepped through.
 fn unchain(
     entries: &mut Entries,
     bucket: &mut LayoutBucket,
     key: EntryKey,
     hash: u64,
     next: Option<EntryKey>,
-) {
+) -> u64 {
     let Some(first) = bucket.map.get_mut(&hash) else {
-        return;
+        return 0;
     };
     if *first == key {
         match next {
@@ -212,17 +213,22 @@ fn unchain(
                 bucket.map.remove(&hash);
             }
         }
-        return;
+        return 0;
     }
     let mut cursor = Some(*first);
+    let mut steps = 0;
     while let Some(k) = cursor {
-        let Some(e) = entries.get_mut(k) else { return };
+        steps += 1;
+        let Some(e) = entries.get_mut(k) else {
+            return steps;
+        };
         if e.next_same_hash == Some(key) {
             e.next_same_hash = next;
-            return;
+            return steps;
         }
         cursor = e.next_same_hash;
     }
+    steps
 }
 
 fn unlink(entries: &mut Entries, ends: &mut Ends, key: EntryKey, list: List) {
@@ -391,12 +397,10 @@ impl BindGroupCache {
             .filter(|b| b.len >= self.config.max_entries_per_layout.get())
             .and_then(|b| b.ends.tail);
         if let Some(victim) = layout_tail {
-            stats.cache_eviction_visits.bump();
             self.evict(stats, victim);
         }
         while self.entries.len() >= self.config.max_entries.get() {
             let Some(victim) = self.all.tail else { break };
-            stats.cache_eviction_visits.bump();
             self.evict(stats, victim);
         }
 
@@ -444,15 +448,18 @@ impl BindGroupCache {
         let Some(entry) = self.entries.remove(key) else {
             return;
         };
+        // The entry itself, and the chain entries stepped through to unlink it.
+        stats.cache_eviction_visits.bump();
         if let Some(bucket) = self.by_layout.get_mut(&entry.layout) {
             bucket.len -= 1;
-            unchain(
+            let steps = unchain(
                 &mut self.entries,
                 bucket,
                 key,
                 entry.hash,
                 entry.next_same_hash,
             );
+            stats.cache_eviction_visits.add(steps);
         }
         self.retired.push(entry.group);
         self.evictions += 1;
@@ -474,7 +481,6 @@ impl BindGroupCache {
         };
         let mut evicted = 0;
         for key in dependents {
-            stats.cache_eviction_visits.bump();
             if self.entries.contains_key(key) {
                 self.evict(stats, key);
                 evicted += 1;
@@ -491,7 +497,6 @@ impl BindGroupCache {
         let mut evicted = 0;
         let mut cursor = bucket.ends.head;
         while let Some(key) = cursor {
-            stats.cache_eviction_visits.bump();
             cursor = self.entries.get(key).and_then(|e| e.in_layout.next);
             self.evict(stats, key);
             evicted += 1;
@@ -567,8 +572,12 @@ mod tests {
             .collect();
         assert_eq!(store.cache.by_layout.get(&layout).unwrap().map.len(), 1);
         // Chain order is newest first: 4, 3, 2, 1, 0. Evict the head, a middle and the tail.
-        for victim in [4, 2, 0] {
+        // Visits: the evicted entry, plus the chain entries stepped through to unlink it.
+        for (victim, visits) in [(4, 1), (2, 2), (0, 3)] {
+            let s = ctx.stats().snapshot();
             assert_eq!(store.destroy(keys[victim]), 1);
+            let d = ctx.stats().snapshot() - s;
+            assert_eq!((d.cache_evictions, d.cache_eviction_visits), (1, visits));
         }
         let s0 = ctx.stats().snapshot();
         for i in [1, 3] {

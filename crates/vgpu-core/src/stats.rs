@@ -85,7 +85,8 @@ counters! {
     cache_misses,
     /// Bind-group cache entries evicted.
     cache_evictions,
-    /// Cache entries visited while evicting (proves eviction is targeted, not a scan).
+    /// Cache entries visited while evicting: each evicted entry, plus the hash-collision chain
+    /// entries stepped through to unlink it (proves eviction is targeted, not a scan).
     cache_eviction_visits,
     /// `set_bind_group` calls issued to wgpu.
     set_bind_group_calls,

@@ -548,7 +548,6 @@ fn hostile_wgsl_never_panics() {
         sources.push((format!("mutant {i}"), mutate(&mut rng, base)));
     }
     sources.extend(deep_sources());
-    assert!(sources.len() >= 700, "{}", sources.len());
 
     let (mut ok, mut err) = (0, 0);
     for (label, src) in &sources {
@@ -665,7 +664,6 @@ fn hostile_values_never_panic_and_never_write_when_rejected() {
         .collect();
     assert!(plans.len() >= 9);
     let mut rng = Rng(0x0123_4567_89ab_cdef);
-    let mut count = 0;
     for i in 0..1200 {
         let plan = &plans[i % plans.len()];
         let v = if i % 2 == 0 {
@@ -674,7 +672,6 @@ fn hostile_values_never_panic_and_never_write_when_rejected() {
             random_value(&mut rng, 0)
         };
         guarded("value", || check_pack(plan, &v));
-        count += 1;
     }
     // Deep nesting and huge values.
     let mut deep = Value::F32(1.0);
@@ -697,10 +694,8 @@ fn hostile_values_never_panic_and_never_write_when_rejected() {
             &Value::Array(Vec::new()),
         ] {
             guarded("special value", || check_pack(plan, v));
-            count += 1;
         }
     }
-    assert!(count >= 1000);
 }
 
 /// A wide type: `S{k+1} { a: S{k}, b: S{k} }` is 30 lines of WGSL but 2^levels leaves as a

@@ -78,7 +78,7 @@ fn invalid(plan: &WritePlan, v: &Value) -> (String, String, String, String, Opti
 const OBJECT: &str = "struct Object { world: mat4x4<f32> }";
 
 #[test]
-fn mat4_struct_is_one_copy_of_the_matrix() {
+fn mat4_struct_packs_the_matrix_column_major() {
     let p = plan(OBJECT, "uniform", "Object");
     let cols = [
         [1.0f32, 2.0, 3.0, 4.0],
@@ -775,7 +775,7 @@ fn pod_slices_for_runtime_arrays() {
 }
 
 #[test]
-fn large_structs_use_the_index_and_arrays_of_scalars_coalesce() {
+fn large_structs_and_scalar_arrays_pack_every_member() {
     let members: Vec<String> = (0..20).map(|i| format!("m{i}: f32")).collect();
     let decl = format!("struct S {{ {}, arr: array<f32, 64> }}", members.join(", "));
     let p = plan(&decl, "storage", "S");

@@ -522,6 +522,17 @@ fn for_context_counts_plans_and_uses_device_features() {
     let d = ctx.stats().snapshot() - before;
     assert_eq!(d.plans_compiled, 3);
     assert_eq!(s.features(), ctx.features());
+    // What validates depends on the device's features: f16 only where it has SHADER_F16.
+    let f16 = "enable f16;\n@group(0) @binding(0) var<uniform> h: vec4<f16>;\n";
+    assert!(
+        Shader::with_features("f16", f16, wgpu::Features::empty()).is_err(),
+        "f16 without SHADER_F16"
+    );
+    assert_eq!(
+        Shader::for_context(&ctx, "f16", f16).is_ok(),
+        ctx.features().contains(wgpu::Features::SHADER_F16),
+        "f16 follows the device"
+    );
     // The same type bound twice shares one plan.
     let src = "struct T { x: vec4<f32> }\n@group(0) @binding(0) var<uniform> a: T;\n@group(0) @binding(1) var<uniform> b: T;\n";
     let s = Shader::new("shared", src).unwrap();

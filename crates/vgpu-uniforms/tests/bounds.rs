@@ -71,7 +71,7 @@ fn hundred_thousand_random_frames_stay_within_bounds() {
                     _ => {}
                 }
                 let slot = engine.resolve(k).unwrap();
-                debug_assert_eq!(slot.offset % engine.slot_alignment(), 0);
+                assert_eq!(slot.offset % engine.slot_alignment(), 0);
             }
             if rng.below(4) == 0 {
                 bytes[..64].fill(rng.below(256) as u8);
@@ -129,7 +129,6 @@ fn hundred_thousand_random_frames_stay_within_bounds() {
     assert_eq!(g.live_slots, UNIFORM_OWNERS);
     assert!(g.empty_pages <= config.idle_page_budget, "{g:?}");
     assert!(g.pages - g.empty_pages <= g.live_slots, "{g:?}");
-    assert!(snap(&ctx).pages_created >= g.pages as u64);
     // A steady frame after all that is free.
     let before = snap(&ctx);
     engine.begin_submission().unwrap();
