@@ -316,10 +316,11 @@ pub fn parse_args<I: IntoIterator<Item = String>>(args: I) -> Result<Command, Ar
 /// Times of one frame as the mode measured them.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct FrameTimes {
-    /// From the start of the frame (before the first write / encoder creation) through
+    /// From the start of the frame (scenario updates, then encoding) through
     /// `CommandEncoder::finish()`.
     pub encode: Duration,
-    /// The `Queue::submit` call.
+    /// Uploads of the frame's changed values (`Queue::write_buffer`), then `Queue::submit`.
+    /// Buffer mode writes at `set` time, inside `encode`: that is its cost.
     pub submit: Duration,
 }
 

@@ -11,10 +11,10 @@
 //!
 //! Per frame:
 //! 1. apply the scenario's changes to the mirrors, comparing bytes: an unchanged value is no work;
-//! 2. one `write_buffer` per contiguous run of dirty slots per page (all-change: one per page);
-//! 3. one encoder, `passes` render passes (clear), each: `set_pipeline`, `set_bind_group(0)` once,
-//!    then per draw `set_bind_group(1, page, &[offset])` + `draw(0..3, 0..1)`;
-//! 4. `finish`, `submit`, wait until the GPU is done.
+//! 2. one encoder, `passes` render passes (clear), each: `set_pipeline`, `set_bind_group(0)` once,
+//!    then per draw `set_bind_group(1, page, &[offset])` + `draw(0..3, 0..1)`; `finish`;
+//! 3. one `write_buffer` per contiguous run of dirty slots per page (all-change: one per page),
+//!    timed with the submit as vgpu's uploads are, then `submit`, wait until the GPU is done.
 //!
 //! Every creation and write goes through [`GpuContext`], so the counters compare with vgpu modes.
 
@@ -319,11 +319,7 @@ impl FrameLoop for RawCapture {
                 self.cameras.set(pass, &camera_matrix(pass));
             }
         }
-        // 2. One write per contiguous dirty run per page.
-        self.cameras.flush(&self.ctx);
-        self.objects.flush(&self.ctx);
-
-        // 3. Encode.
+        // 2. Encode.
         let mut encoder = self
             .ctx
             .device()
@@ -366,8 +362,12 @@ impl FrameLoop for RawCapture {
         let commands = encoder.finish();
         let encode = start.elapsed();
 
-        // 4. Submit and settle.
+        // 3. One write per contiguous dirty run per page (queued writes land before the
+        // submit's commands), then submit, and settle. The writes are timed with the submit, as
+        // vgpu's uploads are (`FrameReport::submit`).
         let submit_start = Instant::now();
+        self.cameras.flush(&self.ctx);
+        self.objects.flush(&self.ctx);
         self.ctx.submit([commands]);
         let submit = submit_start.elapsed();
         self.ctx.wait_idle()?;
