@@ -414,6 +414,20 @@ impl GpuContext {
         self.queue.write_buffer(buffer, offset, data);
     }
 
+    /// `Queue::write_texture` (counted in `write_calls` and `bytes_uploaded` with
+    /// `write_buffer`: both are uploads through the queue).
+    pub fn write_texture(
+        &self,
+        texture: wgpu::TexelCopyTextureInfo<'_>,
+        data: &[u8],
+        layout: wgpu::TexelCopyBufferLayout,
+        size: wgpu::Extent3d,
+    ) {
+        self.stats.write_calls.bump();
+        self.stats.bytes_uploaded.add(data.len() as u64);
+        self.queue.write_texture(texture, data, layout, size);
+    }
+
     /// Submits command buffers (counted).
     pub fn submit(
         &self,

@@ -35,16 +35,6 @@ pub enum DeviceError {
         /// Every attempt, in order.
         attempts: Vec<AdapterAttempt>,
     },
-    /// The adapter refused to create a device.
-    #[error(
-        "VGPU-DEVICE-REQUEST-FAILED: adapter {adapter:?} could not create a device: {description}"
-    )]
-    RequestDevice {
-        /// Adapter name.
-        adapter: String,
-        /// wgpu's description.
-        description: String,
-    },
     /// wgpu rejected an operation of the framework or of the user. Carries wgpu's full description.
     #[error("VGPU-DEVICE-VALIDATION: {operation} {label:?} failed wgpu validation: {description}")]
     Validation {
@@ -89,16 +79,6 @@ pub enum DeviceError {
         /// wgpu's description.
         description: String,
     },
-    /// A size, count or limit was out of range for the device.
-    #[error("VGPU-DEVICE-LIMIT: {what}: expected at most {expected}, got {actual}")]
-    Limit {
-        /// What exceeded its limit.
-        what: String,
-        /// The limit.
-        expected: u64,
-        /// The value asked for.
-        actual: u64,
-    },
 }
 
 impl ErrorCode for DeviceError {
@@ -106,13 +86,11 @@ impl ErrorCode for DeviceError {
         match self {
             DeviceError::UnknownBackend { .. } => "VGPU-DEVICE-BACKEND-UNKNOWN",
             DeviceError::NoAdapter { .. } => "VGPU-DEVICE-NO-ADAPTER",
-            DeviceError::RequestDevice { .. } => "VGPU-DEVICE-REQUEST-FAILED",
             DeviceError::Validation { .. } => "VGPU-DEVICE-VALIDATION",
             DeviceError::OutOfMemory { .. } => "VGPU-DEVICE-OUT-OF-MEMORY",
             DeviceError::Internal { .. } => "VGPU-DEVICE-INTERNAL",
             DeviceError::Poll { .. } => "VGPU-DEVICE-POLL",
             DeviceError::Map { .. } => "VGPU-DEVICE-MAP",
-            DeviceError::Limit { .. } => "VGPU-DEVICE-LIMIT",
         }
     }
 }

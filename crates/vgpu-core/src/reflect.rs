@@ -201,32 +201,12 @@ impl BindingInfo {
             .and_then(|l| wgpu::BufferSize::new(l.min_binding_size()))
     }
 
-    /// The `wgpu::BindingType` of this binding; `has_dynamic_offset` applies to buffers only.
-    pub fn binding_type(&self, has_dynamic_offset: bool) -> wgpu::BindingType {
-        self.kind
-            .to_wgpu(has_dynamic_offset, self.min_binding_size())
-    }
-
     /// For buffers: where wgpu's GL backend would read this binding's type differently from
     /// WGSL ([`TypeLayout::gl_hazards`]); empty for other kinds and for types GL reads right.
     pub fn gl_hazards(&self) -> Vec<String> {
         match &self.layout {
             Some(l) => l.gl_hazards(self.kind == BindingKind::UniformBuffer),
             None => Vec::new(),
-        }
-    }
-
-    /// The layout entry for this binding with the given stages and dynamic-offset choice.
-    pub fn layout_entry(
-        &self,
-        visibility: wgpu::ShaderStages,
-        has_dynamic_offset: bool,
-    ) -> wgpu::BindGroupLayoutEntry {
-        wgpu::BindGroupLayoutEntry {
-            binding: self.binding,
-            visibility,
-            ty: self.binding_type(has_dynamic_offset),
-            count: self.count,
         }
     }
 }

@@ -69,9 +69,9 @@ counters! {
     shader_modules_created,
     /// Render and compute pipelines created.
     pipelines_created,
-    /// `Queue::write_buffer` calls.
+    /// `Queue::write_buffer` and `Queue::write_texture` calls.
     write_calls,
-    /// Bytes passed to `Queue::write_buffer`.
+    /// Bytes passed to `Queue::write_buffer` and `Queue::write_texture`.
     bytes_uploaded,
     /// Command buffers submitted.
     submissions,

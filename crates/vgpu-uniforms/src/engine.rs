@@ -62,7 +62,6 @@ struct Owner {
     /// Packed bytes; empty until the first set (which fixes the size).
     bytes: Vec<u8>,
     extras: Vec<ExtraSlot>,
-    in_extra_list: bool,
     storage: Option<StorageKey>,
     /// Queued in `writes_at_finish`: the finish uploads a storage owner's bytes, or writes a
     /// uniform owner's latest bytes to its home slot.
@@ -243,7 +242,6 @@ impl UniformEngine {
             home: None,
             home_rev: 0,
             extras: Vec::new(),
-            in_extra_list: false,
             pins: 0,
             storage: None,
             write_at_finish: false,
@@ -740,8 +738,8 @@ impl UniformEngine {
                         last_used: s,
                     });
                     self.retained_slots += 1;
-                    if !owner.in_extra_list {
-                        owner.in_extra_list = true;
+                    // Listed while it has extras (they only go at the end of a submission).
+                    if owner.extras.len() == 1 {
                         self.owners_with_extras.push(key);
                     }
                     loc
@@ -880,7 +878,6 @@ impl UniformEngine {
             }
             self.retained_slots -= before - owner.extras.len();
             if owner.extras.is_empty() {
-                owner.in_extra_list = false;
                 self.owners_with_extras.swap_remove(n);
             } else {
                 n += 1;

@@ -387,14 +387,6 @@ pub enum FrameError {
         /// The operation's label.
         label: String,
     },
-    /// Too many timed passes in one frame.
-    #[error("VGPU-FRAME-PASS-LIMIT: a frame holds at most {expected} passes, got {actual}")]
-    PassLimit {
-        /// The limit.
-        expected: usize,
-        /// Passes asked for.
-        actual: usize,
-    },
 }
 
 impl ErrorCode for FrameError {
@@ -404,7 +396,6 @@ impl ErrorCode for FrameError {
             FrameError::DispatchLimit { .. } => "VGPU-DISPATCH-LIMIT",
             FrameError::BundleSignature { .. } => "VGPU-BUNDLE-SIGNATURE",
             FrameError::BundleStale { .. } => "VGPU-BUNDLE-STALE",
-            FrameError::PassLimit { .. } => "VGPU-FRAME-PASS-LIMIT",
             FrameError::ForeignGpu { .. } => "VGPU-FRAME-FOREIGN-GPU",
         }
     }

@@ -98,7 +98,8 @@ pub struct FrameReport {
     pub submit: Duration,
     /// Per-pass GPU times `(label, duration)` of the most recent frame whose timestamps were read
     /// back (usually one or two frames earlier, see `gpu_frame_index`); `None` where the adapter
-    /// has no timestamp queries or none have been read back yet.
+    /// has no timestamp queries or none have been read back yet. The first 32 render passes
+    /// of a frame are timed; later ones are recorded untimed.
     pub gpu_passes: Option<Vec<(String, Duration)>>,
     /// The frame the `gpu_passes` belong to.
     pub gpu_frame_index: Option<u64>,

@@ -542,10 +542,12 @@ fn record_groups<R: Recorder>(
             && g.values.len() <= MEMO_VALUES;
         for (j, v) in g.values.iter().enumerate() {
             let s = if pinning {
+                // Recorded only once pinned: the bundle's drop unpins exactly what it pinned.
+                let s = engine.pin(v.owner)?;
                 if let Some(pinned) = bound.pinned.as_mut() {
                     pinned.push(v.owner);
                 }
-                engine.pin(v.owner)?
+                s
             } else {
                 engine.resolve(v.owner)?
             };

@@ -109,8 +109,8 @@ impl State {
             .into());
         };
         let field = match value {
-            Bind::Value(v) => v,
-            Bind::ValueRef(v) => v.clone(),
+            Bind::Value(v) => std::borrow::Cow::Owned(v),
+            Bind::ValueRef(v) => std::borrow::Cow::Borrowed(v),
             other => {
                 return Err(BindingError::Kind {
                     label: label.to_string(),
@@ -121,8 +121,26 @@ impl State {
                 .into());
             }
         };
+        // A value already set: pack just the member in place (no partial value built).
+        let owner = match self.ops.get(key).map(|op| &op.slots[i]) {
+            Some(Slot::Value { owner }) if self.engine.revision(*owner).unwrap_or(0) > 0 => {
+                Some(*owner)
+            }
+            _ => None,
+        };
+        if let (Some(owner), Some(plan)) = (owner, member.binding.plan.as_deref()) {
+            let cx = PackContext::new(&label, &member.binding.name);
+            return self
+                .engine
+                .update(owner, |bytes| {
+                    plan.pack_member(member.member_index, &field, bytes, &cx)
+                        .map(|_| ())
+                        .map_err(crate::Error::from)
+                })
+                .map(|_| ());
+        }
         let member_name: vgpu_core::FieldName = member.member.name.to_string().into();
-        let partial = Value::Struct(vec![(member_name, field)]);
+        let partial = Value::Struct(vec![(member_name, field.into_owned())]);
         self.set_slot(key, i, Bind::Value(partial))
     }
 

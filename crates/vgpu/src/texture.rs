@@ -147,9 +147,7 @@ impl Texture {
             }
             .into());
         }
-        gpu.ctx.stats().write_calls.bump();
-        gpu.ctx.stats().bytes_uploaded.add(expected);
-        gpu.queue().write_texture(
+        gpu.ctx.write_texture(
             self.inner.texture.as_image_copy(),
             data,
             wgpu::TexelCopyBufferLayout {
