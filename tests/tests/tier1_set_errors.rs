@@ -1119,8 +1119,8 @@ fn vertex_and_index_ranges_are_checked_at_creation() {
         };
         let vertices = buffer("vertices", wgpu::BufferUsages::VERTEX);
         let indices = buffer("indices", wgpu::BufferUsages::INDEX);
-        let vertex = |offset| VertexBuffer {
-            buffer: vertices.clone(),
+        let vertex = |buffer: &Buffer, offset| VertexBuffer {
+            buffer: buffer.clone(),
             offset,
             stride: 16,
             step_mode: wgpu::VertexStepMode::Vertex,
@@ -1130,24 +1130,41 @@ fn vertex_and_index_ranges_are_checked_at_creation() {
                 shader_location: 0,
             }],
         };
-        let draw = |offset, index: Option<IndexBuffer>| {
-            gpu.draw(
-                &shader,
-                DrawDesc {
-                    label: "ranged".into(),
-                    vertex_buffers: vec![vertex(offset)],
-                    index_buffer: index,
-                    ..Default::default()
-                },
-            )
-        };
-        let index = |offset, count| IndexBuffer {
-            buffer: indices.clone(),
+        let index = |buffer: &Buffer, offset, count| IndexBuffer {
+            buffer: buffer.clone(),
             offset,
             format: wgpu::IndexFormat::Uint32,
             count,
         };
-        draw(0, Some(index(0, 16))).expect("in range");
+        let draw_of = |vb: VertexBuffer, ib: Option<IndexBuffer>| {
+            gpu.draw(
+                &shader,
+                DrawDesc {
+                    label: "ranged".into(),
+                    vertex_buffers: vec![vb],
+                    index_buffer: ib,
+                    ..Default::default()
+                },
+            )
+        };
+        let draw = |offset, ib: Option<IndexBuffer>| draw_of(vertex(&vertices, offset), ib);
+        draw(0, Some(index(&indices, 0, 16))).expect("in range");
+        // A bundle of a draw goes stale when its index or vertex buffer is destroyed.
+        let target = small_target(gpu);
+        for (destroyed, what) in [(0, "index buffer \"dead\""), (1, "vertex buffer \"dead\"")] {
+            let dead_usage = [wgpu::BufferUsages::INDEX, wgpu::BufferUsages::VERTEX][destroyed];
+            let dead = buffer("dead", dead_usage);
+            let ranged = if destroyed == 0 {
+                draw_of(vertex(&vertices, 0), Some(index(&dead, 0, 3)))
+            } else {
+                draw_of(vertex(&dead, 0), Some(index(&indices, 0, 3)))
+            }
+            .expect("in range");
+            let bundle = bundle_of(gpu, &ranged, &target);
+            dead.destroy();
+            let e = assert_code(replay(gpu, &bundle, &target), "VGPU-BUNDLE-STALE");
+            assert!(e.to_string().contains(what), "{e}");
+        }
         for (offset, what) in [(64, "at the end"), (200, "past the end"), (2, "misaligned")] {
             let e = assert_code(draw(offset, None), "VGPU-DRAW-VERTEX-LAYOUT");
             assert!(e.to_string().contains("\"vertices\""), "{what}: {e}");
@@ -1160,7 +1177,7 @@ fn vertex_and_index_ranges_are_checked_at_creation() {
             (u64::MAX - 3, 2, "overflowing"),
         ] {
             let e = assert_code(
-                draw(0, Some(index(offset, count))),
+                draw(0, Some(index(&indices, offset, count))),
                 "VGPU-DRAW-VERTEX-LAYOUT",
             );
             assert!(e.to_string().contains("index range"), "{what}: {e}");

@@ -246,6 +246,22 @@ impl Bundle {
                     }
                 }
             }
+            // Vertex and index buffers are recorded into the bundle too.
+            if let Some(render) = &op.render {
+                let geometry = render
+                    .vertex_buffers
+                    .iter()
+                    .map(|v| (&v.buffer, "vertex"))
+                    .chain(render.index.iter().map(|i| (&i.buffer, "index")));
+                for (buf, what) in geometry {
+                    if buf.is_destroyed() {
+                        return Err(stale(format!(
+                            "its {what} buffer {:?} was destroyed",
+                            buf.label()
+                        )));
+                    }
+                }
+            }
             if op.bindings_rev != dep.bindings_rev {
                 return Err(stale(
                     "was rebound since the bundle was recorded".to_owned(),
