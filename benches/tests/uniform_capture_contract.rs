@@ -1,0 +1,129 @@
+//! The `uniform-capture` binary is a contract (`../shared/BENCHMARKS.md`): outside scripts call
+//! it. Runs the real binary on the noop device for every mode and scenario and checks the JSON
+//! line (keys, in order) and the counters each scenario promises; and the exit code of a bad
+//! flag. Timings are printed, never asserted.
+
+use std::process::Command;
+
+const KEYS: [&str; 15] = [
+    "mode",
+    "scenario",
+    "draws",
+    "passes",
+    "frames",
+    "backend",
+    "adapter",
+    "bind_groups_created_per_frame",
+    "buffers_created_per_frame",
+    "write_calls_per_frame",
+    "bytes_uploaded_per_frame",
+    "encode_us_median",
+    "encode_us_p95",
+    "submit_us_median",
+    "allocations_per_frame",
+];
+
+fn run(args: &[&str]) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_uniform-capture"))
+        .args(args)
+        .output()
+        .expect("run uniform-capture")
+}
+
+/// The value of `key` in the flat JSON object `line` (numbers and strings only).
+fn field<'a>(line: &'a str, key: &str) -> &'a str {
+    let at = line
+        .find(&format!("\"{key}\":"))
+        .unwrap_or_else(|| panic!("no key {key} in {line}"));
+    let rest = &line[at + key.len() + 3..];
+    let end = rest.find([',', '}']).unwrap_or(rest.len());
+    rest[..end].trim_matches('"')
+}
+
+fn number(line: &str, key: &str) -> f64 {
+    field(line, key)
+        .parse()
+        .unwrap_or_else(|e| panic!("{key} in {line}: {e}"))
+}
+
+#[test]
+fn every_mode_and_scenario_prints_the_contract_line_with_its_counters() {
+    for mode in ["struct", "buffer", "raw"] {
+        for scenario in ["static", "per-pass-camera", "one-changes", "all-change"] {
+            let out = run(&[
+                "--mode",
+                mode,
+                "--scenario",
+                scenario,
+                "--draws",
+                "300",
+                "--passes",
+                "2",
+                "--frames",
+                "4",
+                "--warmup",
+                "2",
+                "--backend",
+                "noop",
+                "--json",
+            ]);
+            let stdout = String::from_utf8_lossy(&out.stdout);
+            assert!(out.status.success(), "{mode}/{scenario}: {out:?}");
+            let line = stdout.lines().last().expect("a JSON line").trim();
+            eprintln!("{line}");
+            // Exactly the contract's keys, in its order.
+            let positions: Vec<usize> = KEYS
+                .iter()
+                .map(|k| line.find(&format!("\"{k}\":")).expect(k))
+                .collect();
+            assert!(
+                positions.windows(2).all(|w| w[0] < w[1]),
+                "key order: {line}"
+            );
+            assert_eq!(
+                line.matches("\":").count(),
+                KEYS.len(),
+                "extra keys: {line}"
+            );
+            assert_eq!(field(line, "mode"), mode);
+            assert_eq!(field(line, "scenario"), scenario);
+            assert_eq!(field(line, "backend"), "noop");
+            assert_eq!(number(line, "draws"), 300.0);
+            assert_eq!(number(line, "frames"), 4.0);
+            // Steady frames create nothing.
+            assert_eq!(number(line, "bind_groups_created_per_frame"), 0.0, "{line}");
+            assert_eq!(number(line, "buffers_created_per_frame"), 0.0, "{line}");
+            let (writes, bytes) = (
+                number(line, "write_calls_per_frame"),
+                number(line, "bytes_uploaded_per_frame"),
+            );
+            match (mode, scenario) {
+                // Resident values: nothing uploaded (buffer mode keeps one camera per pass).
+                (_, "static" | "per-pass-camera") => assert_eq!((writes, bytes), (0.0, 0.0)),
+                (_, "one-changes") => {
+                    assert_eq!(writes, 1.0, "{line}");
+                    assert!(bytes > 0.0 && bytes <= 256.0, "{line}");
+                }
+                // Every object's 64 bytes: one write per object in buffer mode, else one per
+                // dirty page of 256-byte slots (300 × 256 B in one or two 64 KiB pages).
+                ("buffer", "all-change") => assert_eq!((writes, bytes), (300.0, 300.0 * 64.0)),
+                (_, "all-change") => {
+                    assert!((1.0..=2.0).contains(&writes), "{line}");
+                    assert!(bytes >= 300.0 * 64.0, "{line}");
+                }
+                _ => unreachable!(),
+            }
+            assert!(number(line, "encode_us_median") > 0.0);
+        }
+    }
+}
+
+#[test]
+fn a_bad_flag_exits_2_with_the_usage() {
+    let out = run(&["--mode", "fast"]);
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("--mode"), "{stderr}");
+    let out = run(&["--backend", "metal-on-linux"]);
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
+}
