@@ -1,6 +1,50 @@
 //! Shared helpers for the integration tests. See `README.md` for the three tiers.
 
-use vgpu::Gpu;
+use vgpu::{Draw, DrawDesc, Gpu, RgbaImage};
+
+/// A vertex stage whose three vertices cover the whole viewport (`vs_main`).
+pub const FULLSCREEN_VS: &str = "
+@vertex fn vs_main(@builtin(vertex_index) i: u32) -> @builtin(position) vec4f {
+    let p = vec2f(f32((i << 1u) & 2u), f32(i & 2u));
+    return vec4f(p * 2.0 - 1.0, 0.0, 1.0);
+}
+";
+
+/// A fullscreen draw of `fragment` (its bindings plus `fs_main`) labelled `label`.
+///
+/// # Panics
+/// If the shader or the draw is rejected.
+pub fn fullscreen(gpu: &Gpu, label: &str, fragment: &str) -> Draw {
+    let shader = gpu
+        .shader(label, &format!("{fragment}\n{FULLSCREEN_VS}"))
+        .expect("shader");
+    gpu.draw(
+        &shader,
+        DrawDesc {
+            label: label.to_owned(),
+            ..Default::default()
+        },
+    )
+    .expect("draw")
+}
+
+/// The bytes of `v`.
+pub fn f32_bytes(v: &[f32]) -> Vec<u8> {
+    bytemuck::cast_slice(v).to_vec()
+}
+
+/// Asserts every pixel of `image` is `expected`, naming the first one that is not.
+///
+/// # Panics
+/// On the first pixel that differs.
+#[track_caller]
+pub fn assert_all_pixels(image: &RgbaImage, expected: [u8; 4], what: &str) {
+    for y in 0..image.height {
+        for x in 0..image.width {
+            assert_eq!(image.pixel(x, y), Some(expected), "{what}: pixel ({x},{y})");
+        }
+    }
+}
 
 /// The tier-2 device: the backend named by `VGPU_BACKEND` (default `auto`). Returns `None` (and
 /// says so on stderr) when that is the noop backend, where passes do not execute.

@@ -16,33 +16,8 @@ use vgpu::{
     Bind, Buffer, BufferDesc, ComputeDesc, Draw, DrawDesc, DrawRange, Gpu, IndexBuffer,
     SamplerDesc, StatsSnapshot, Target, TargetDesc, TextureDesc, Value, VertexBuffer, value,
 };
-
-/// Runs `case` on the noop device, then on the real device `VGPU_BACKEND` names (panics if it
-/// cannot be opened).
-fn on_each_gpu(case: impl Fn(&Gpu)) {
-    vgpu_tests::each_gpu(case);
-}
-
-const FULLSCREEN_VS: &str = "
-@vertex fn vs_main(@builtin(vertex_index) i: u32) -> @builtin(position) vec4f {
-    let p = vec2f(f32((i << 1u) & 2u), f32(i & 2u));
-    return vec4f(p * 2.0 - 1.0, 0.0, 1.0);
-}
-";
-
-fn fullscreen(gpu: &Gpu, label: &str, fragment: &str) -> Draw {
-    let shader = gpu
-        .shader(label, &format!("{fragment}\n{FULLSCREEN_VS}"))
-        .expect("shader");
-    gpu.draw(
-        &shader,
-        DrawDesc {
-            label: label.to_owned(),
-            ..Default::default()
-        },
-    )
-    .expect("draw")
-}
+// Every case runs on the noop device, then on the device `VGPU_BACKEND` names.
+use vgpu_tests::{each_gpu as on_each_gpu, f32_bytes, fullscreen};
 
 /// `object.color * object.gain + tint.value`, in units of 1/255.
 const PROBE_FS: &str = "
@@ -57,10 +32,6 @@ struct Tint { value: vec4f }
 
 fn probe(gpu: &Gpu) -> Draw {
     fullscreen(gpu, "probe", PROBE_FS)
-}
-
-fn f32_bytes(v: &[f32]) -> Vec<u8> {
-    bytemuck::cast_slice(v).to_vec()
 }
 
 /// A 2×2 target.

@@ -18,29 +18,7 @@ use vgpu::{
     Bind, BufferDesc, ComputeDesc, Draw, DrawDesc, Gpu, PassDesc, RgbaImage, SamplerDesc,
     TargetDesc, TextureDesc, Value, value,
 };
-
-/// A vertex stage whose three vertices cover the whole viewport.
-const FULLSCREEN_VS: &str = "
-@vertex fn vs_main(@builtin(vertex_index) i: u32) -> @builtin(position) vec4f {
-    let p = vec2f(f32((i << 1u) & 2u), f32(i & 2u));
-    return vec4f(p * 2.0 - 1.0, 0.0, 1.0);
-}
-";
-
-/// A fullscreen draw of `fragment` (bindings plus `fs_main`).
-fn fullscreen(gpu: &Gpu, label: &str, fragment: &str) -> Draw {
-    let shader = gpu
-        .shader(label, &format!("{fragment}\n{FULLSCREEN_VS}"))
-        .expect("shader");
-    gpu.draw(
-        &shader,
-        DrawDesc {
-            label: label.to_owned(),
-            ..Default::default()
-        },
-    )
-    .expect("draw")
-}
+use vgpu_tests::{assert_all_pixels, f32_bytes, fullscreen};
 
 /// Renders `draw` alone into a fresh `w`×`h` target and reads it back.
 fn render(gpu: &Gpu, draw: &Draw, w: u32, h: u32) -> RgbaImage {
@@ -48,16 +26,6 @@ fn render(gpu: &Gpu, draw: &Draw, w: u32, h: u32) -> RgbaImage {
     gpu.frame(|f| f.pass(&target, |p| p.draw(draw)))
         .expect("frame");
     target.read_rgba8().expect("read back")
-}
-
-/// Asserts every pixel of `image` is `expected`.
-#[track_caller]
-fn assert_all(image: &RgbaImage, expected: [u8; 4], what: &str) {
-    for y in 0..image.height {
-        for x in 0..image.width {
-            assert_eq!(image.pixel(x, y), Some(expected), "{what}: pixel ({x},{y})");
-        }
-    }
 }
 
 fn no_device_errors(gpu: &Gpu) {
@@ -94,7 +62,7 @@ fn dynamic_value_struct_reaches_the_shader_and_steady_frames_upload_nothing() {
     let first = gpu.frame(|f| f.pass(&target, |p| p.draw(&draw))).unwrap();
     let want = object_expected([10.0, 20.0, 30.0, 100.0], 2.0, 5, [1.0, 2.0]);
     assert_eq!(want, [25, 41, 62, 200]);
-    assert_all(&target.read_rgba8().unwrap(), want, "first value");
+    assert_all_pixels(&target.read_rgba8().unwrap(), want, "first value");
     assert!(
         first.stats.bytes_uploaded >= 32,
         "the value was uploaded: {:?}",
@@ -106,7 +74,7 @@ fn dynamic_value_struct_reaches_the_shader_and_steady_frames_upload_nothing() {
     assert_eq!(steady.stats.bytes_uploaded, 0, "{:?}", steady.stats);
     assert_eq!(steady.stats.write_calls, 0);
     assert_eq!(steady.stats.bind_groups_created, 0);
-    assert_all(&target.read_rgba8().unwrap(), want, "steady frame");
+    assert_all_pixels(&target.read_rgba8().unwrap(), want, "steady frame");
 
     // A new full value replaces every field.
     draw.set(
@@ -116,7 +84,7 @@ fn dynamic_value_struct_reaches_the_shader_and_steady_frames_upload_nothing() {
     .unwrap();
     let changed = gpu.frame(|f| f.pass(&target, |p| p.draw(&draw))).unwrap();
     assert!(changed.stats.bytes_uploaded > 0);
-    assert_all(
+    assert_all_pixels(
         &target.read_rgba8().unwrap(),
         [10, 27, 39, 40],
         "second value",
@@ -135,16 +103,16 @@ fn member_shorthand_and_partial_values_merge_onto_the_previous_value() {
         value! { color: [10.0, 20.0, 30.0, 40.0], gain: 1.0, bias: 0u32, shift: [0.0, 0.0] },
     )
     .unwrap();
-    assert_all(&render(&gpu, &draw, 2, 2), [10, 20, 30, 40], "full value");
+    assert_all_pixels(&render(&gpu, &draw, 2, 2), [10, 20, 30, 40], "full value");
 
     // `gain` and `bias` are members of `object`, the only struct binding.
     draw.set("gain", Value::from(3.0)).unwrap();
-    assert_all(&render(&gpu, &draw, 2, 2), [30, 60, 90, 120], "gain member");
+    assert_all_pixels(&render(&gpu, &draw, 2, 2), [30, 60, 90, 120], "gain member");
     draw.set("bias", Value::from(7u32)).unwrap();
-    assert_all(&render(&gpu, &draw, 2, 2), [37, 60, 90, 120], "bias member");
+    assert_all_pixels(&render(&gpu, &draw, 2, 2), [37, 60, 90, 120], "bias member");
     // A partial struct through the binding name merges too.
     draw.set("object", value! { shift: [1.0, 2.0] }).unwrap();
-    assert_all(
+    assert_all_pixels(
         &render(&gpu, &draw, 2, 2),
         [37, 61, 92, 120],
         "partial struct",
@@ -192,18 +160,18 @@ fn typed_pod_values_reach_the_shader() {
     draw.set_pod("object", &pod).unwrap();
     let want = object_expected(pod.color, pod.gain, pod.bias, pod.shift);
     assert_eq!(want, [23, 41, 60, 80]);
-    assert_all(&render(&gpu, &draw, 2, 2), want, "pod");
+    assert_all_pixels(&render(&gpu, &draw, 2, 2), want, "pod");
 
     // Pod and dynamic values set the same library-owned binding interchangeably.
     draw.set("gain", Value::from(1.0)).unwrap();
-    assert_all(
+    assert_all_pixels(
         &render(&gpu, &draw, 2, 2),
         [7, 9, 12, 16],
         "member after pod",
     );
     pod.bias = 100;
     draw.set_pod("object", &pod).unwrap();
-    assert_all(&render(&gpu, &draw, 2, 2), [120, 41, 60, 80], "pod again");
+    assert_all_pixels(&render(&gpu, &draw, 2, 2), [120, 41, 60, 80], "pod again");
 
     // A pod uniforms block too.
     let block_fs = "
@@ -216,14 +184,14 @@ fn typed_pod_values_reach_the_shader() {
     let block_draw = fullscreen(&gpu, "block", block_fs);
     let block = gpu.uniforms_pod("pod block", &pod).unwrap();
     block_draw.set("shared_object", &block).unwrap();
-    assert_all(
+    assert_all_pixels(
         &render(&gpu, &block_draw, 2, 2),
         [120, 41, 60, 80],
         "pod block",
     );
     pod.gain = 2.0;
     block.set_pod(&pod).unwrap();
-    assert_all(
+    assert_all_pixels(
         &render(&gpu, &block_draw, 2, 2),
         [108, 17, 24, 32],
         "pod block set",
@@ -338,10 +306,6 @@ struct Params { color: vec4f }
 }
 ";
 
-fn f32_bytes(v: &[f32]) -> Vec<u8> {
-    bytemuck::cast_slice(v).to_vec()
-}
-
 fn fragment_storage_supported(gpu: &Gpu) -> bool {
     if gpu.context().limits().max_storage_buffers_per_shader_stage == 0 {
         eprintln!(
@@ -378,7 +342,7 @@ fn vgpu_buffers_bind_live_to_uniform_and_storage_bindings() {
         .unwrap();
     draw.set("params", &params).unwrap();
     draw.set("extra", &extra).unwrap();
-    assert_all(&render(&gpu, &draw, 2, 2), [11, 22, 33, 44], "buffers");
+    assert_all_pixels(&render(&gpu, &draw, 2, 2), [11, 22, 33, 44], "buffers");
 
     // Bound by identity: a write is seen by the next frame, without setting again, and a frame
     // without writes makes none.
@@ -386,7 +350,7 @@ fn vgpu_buffers_bind_live_to_uniform_and_storage_bindings() {
     extra.write(16, &f32_bytes(&[5.0])).unwrap();
     let target = gpu.target(2, 2).unwrap();
     gpu.frame(|f| f.pass(&target, |p| p.draw(&draw))).unwrap();
-    assert_all(
+    assert_all_pixels(
         &target.read_rgba8().unwrap(),
         [15, 122, 33, 44],
         "after writes",
@@ -409,7 +373,7 @@ fn vgpu_buffers_bind_live_to_uniform_and_storage_bindings() {
         Bind::BufferRange(&ranged, align, NonZeroU64::new(32)),
     )
     .unwrap();
-    assert_all(
+    assert_all_pixels(
         &render(&gpu, &draw, 2, 2),
         [17, 128, 39, 50],
         "buffer range",
@@ -960,7 +924,7 @@ fn set_all_binds_several_kinds_at_once() {
         before.write_calls,
         "set_all uploads nothing by itself"
     );
-    assert_all(&render(&gpu, &draw, 2, 2), [112, 23, 34, 45], "set_all");
+    assert_all_pixels(&render(&gpu, &draw, 2, 2), [112, 23, 34, 45], "set_all");
 
     // A second set_all replaces some bindings, member shorthand included.
     draw.set_all([
@@ -971,7 +935,7 @@ fn set_all_binds_several_kinds_at_once() {
         ),
     ])
     .unwrap();
-    assert_all(
+    assert_all_pixels(
         &render(&gpu, &draw, 2, 2),
         [11, 30, 31, 41],
         "second set_all",
