@@ -980,11 +980,14 @@ fn f_bundle_keeps_draws_blocks_and_buffers_alive_after_the_user_drops_them() {
     // Churn: many other values come and go, so unused capture pages get released.
     let shader = gpu.shader("quad", QUAD_SHADER).expect("shader");
     let other = gpu.target(8, 8).expect("other");
+    let (pages_before, created_before) = (gpu.uniform_gauges().pages, gpu.stats().pages_created);
+    let mut peak = 0;
     for round in 0..3 {
         let camera = gpu
             .uniforms(value! { view_projection: mat4::IDENTITY })
             .expect("camera");
-        let temp: Vec<Draw> = (0..600)
+        // Enough objects to need pages of their own at any slot alignment (3 000 × 256 B).
+        let temp: Vec<Draw> = (0..3000)
             .map(|i| {
                 let d = gpu.draw(&shader, DrawDesc::default()).expect("draw");
                 d.set("frame", &camera).expect("frame");
@@ -1003,12 +1006,24 @@ fn f_bundle_keeps_draws_blocks_and_buffers_alive_after_the_user_drops_them() {
             })
         })
         .expect("churn frame");
+        peak = peak.max(gpu.uniform_gauges().pages);
         drop(temp);
         for _ in 0..3 {
             gpu.frame(|f| f.pass(&other, |_| Ok(())))
                 .expect("empty frame");
         }
     }
+    // The churn created pages, and released them again before the replay.
+    assert!(
+        gpu.stats().pages_created > created_before,
+        "churn made pages"
+    );
+    assert!(peak > pages_before, "churn grew the pool");
+    assert!(
+        gpu.uniform_gauges().pages < peak,
+        "unused pages released: {:?}",
+        gpu.uniform_gauges()
+    );
     gpu.wait_idle().expect("wait");
     replay(&gpu, &target, &bundle);
     assert_quadrants(&target, COLORS, "replay after the handles were dropped");
