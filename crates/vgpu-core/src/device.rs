@@ -270,7 +270,7 @@ impl GpuContext {
         // Pop order is innermost first; resolve all three so every scope is released.
         let mut first = None;
         for fut in errors {
-            if let Some(e) = pollster::block_on(fut) {
+            if let Some(e) = resolve(fut) {
                 first.get_or_insert(e);
             }
         }
@@ -445,5 +445,16 @@ impl GpuContext {
             .map_err(|e| DeviceError::Poll {
                 description: e.to_string(),
             })
+    }
+}
+
+/// Waits for `fut`. wgpu-core resolves error scopes synchronously on native backends: polled
+/// once, without allocating; blocks (pollster) only if it is not ready.
+fn resolve<F: std::future::Future>(fut: F) -> F::Output {
+    let mut fut = std::pin::pin!(fut);
+    let mut cx = std::task::Context::from_waker(std::task::Waker::noop());
+    match fut.as_mut().poll(&mut cx) {
+        std::task::Poll::Ready(v) => v,
+        std::task::Poll::Pending => pollster::block_on(fut),
     }
 }
