@@ -1025,7 +1025,7 @@ fn operations_of_another_gpu_are_refused() {
         let before = gpu.stats();
         let e = assert_code(
             gpu.frame(|f| f.pass(&target, |p| p.draw(&theirs))),
-            "VGPU-FRAME-FOREIGN-GPU",
+            "VGPU-FOREIGN-GPU",
         );
         assert!(e.to_string().contains("\"probe\""), "{e}");
         assert_code(
@@ -1040,12 +1040,12 @@ fn operations_of_another_gpu_are_refused() {
                     )
                 })
             }),
-            "VGPU-FRAME-FOREIGN-GPU",
+            "VGPU-FOREIGN-GPU",
         );
         assert_eq!((gpu.stats() - before).operations_recorded, 0);
         assert_code(
             gpu.bundle("foreign", target.signature(), |b| b.draw(&theirs)),
-            "VGPU-FRAME-FOREIGN-GPU",
+            "VGPU-FOREIGN-GPU",
         );
         let cs = other
             .shader(
@@ -1058,7 +1058,7 @@ fn operations_of_another_gpu_are_refused() {
         let k = other.compute(&cs, ComputeDesc::default()).unwrap();
         assert_code(
             gpu.frame(|f| f.compute_pass(|c| c.dispatch(&k, 1, 1, 1))),
-            "VGPU-FRAME-FOREIGN-GPU",
+            "VGPU-FOREIGN-GPU",
         );
         // Its own draw still records.
         gpu.frame(|f| f.pass(&target, |p| p.draw(&mine)))

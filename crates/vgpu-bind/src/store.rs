@@ -80,6 +80,10 @@ impl BindingStore {
     /// Grows whenever a cached group is evicted; see [`BindGroupCache::eviction_epoch`]. While it
     /// is unchanged, a memoized `(id, group)` from [`get_or_create`](Self::get_or_create) is
     /// still current, so a caller can skip even the hash lookup.
+    pub fn invalidation_epoch(&self) -> u64 {
+        self.cache.eviction_epoch()
+    }
+    /// TEMP shim (replaced by the lower-crates branch).
     pub fn eviction_epoch(&self) -> u64 {
         self.cache.eviction_epoch()
     }

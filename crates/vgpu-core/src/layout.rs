@@ -167,6 +167,11 @@ pub struct RuntimeArray {
 
 impl TypeLayout {
     /// The struct members (empty for non-struct types).
+    /// TEMP shim (replaced by the lower-crates branch).
+    pub fn shape_difference(&self, other: &TypeLayout) -> Option<String> {
+        (self != other).then(|| "differs".to_owned())
+    }
+    /// The struct members (empty for non-struct types).
     pub fn members(&self) -> &[MemberLayout] {
         match &self.kind {
             LayoutKind::Struct { members } => members,

@@ -137,6 +137,36 @@ impl WritePlan {
         self.check(value, false, ctx)
     }
 
+    /// For a type ending in a runtime-sized array, the size `value` packs to when it gives that
+    /// array (a top-level array value, or a struct value naming the array member):
+    /// `Some(fixed part + elements × stride)`, validated as a partial value. `None` when the type
+    /// has no runtime-sized array or a partial struct value leaves it out (the previous elements
+    /// stay). A value for a runtime-sized array replaces the whole array, so callers size the
+    /// destination from this.
+    pub fn runtime_array_size(
+        &self,
+        value: &Value,
+        ctx: &PackContext<'_>,
+    ) -> Result<Option<usize>, SetError> {
+        let Some(rt) = self.tail else {
+            return Ok(None);
+        };
+        let gives_tail = match (&self.nodes[self.root as usize].kind, value) {
+            (NodeKind::Struct { members, .. }, Value::Struct(fields)) => members
+                .last()
+                .is_some_and(|tail| fields.iter().any(|(n, _)| name_eq(n, &tail.name))),
+            (NodeKind::Struct { .. }, _) => false,
+            _ => true,
+        };
+        if !gives_tail {
+            return Ok(None);
+        }
+        let end = self.check(value, true, ctx)?;
+        let (offset, stride) = (rt.offset as usize, rt.stride.max(1) as usize);
+        let elements = end.saturating_sub(offset).div_ceil(stride);
+        Ok(Some(offset + elements * stride))
+    }
+
     /// Packs a complete value into `dst[..n]` and returns `n`: the type's size, or for a
     /// runtime-sized array `offset + elements × stride`. Every member must be given, shapes
     /// and lengths must match exactly, integers must be integral and in range. Padding is

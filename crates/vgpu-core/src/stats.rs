@@ -69,6 +69,9 @@ counters! {
     shader_modules_created,
     /// Render and compute pipelines created.
     pipelines_created,
+    /// Lookups in the shared render pipeline cache: a draw recorded for a target signature that
+    /// its own memo (its two most recent signatures) did not hold.
+    pipeline_cache_lookups,
     /// `Queue::write_buffer` and `Queue::write_texture` calls.
     write_calls,
     /// Bytes passed to `Queue::write_buffer` and `Queue::write_texture`.

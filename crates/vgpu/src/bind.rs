@@ -3,6 +3,9 @@
 use vgpu_core::value::Value;
 
 use crate::buffer::Buffer;
+use crate::descriptors::GpuId;
+use crate::error::{Result, foreign_gpu};
+use crate::state::{BindingInput, BufferInput, SamplerInput, ViewInput, ViewOwner};
 use crate::target::Target;
 use crate::texture::{Sampler, Texture};
 use crate::uniforms::SharedUniforms;
@@ -43,27 +46,108 @@ pub enum Bind<'a> {
     RawSampler(&'a wgpu::Sampler),
 }
 
-impl Bind<'_> {
-    pub(crate) fn describe(&self) -> &'static str {
-        match self {
-            Bind::Value(_) | Bind::ValueRef(_) => "a value",
-            Bind::Pod(_) => "a typed (Pod) value",
-            Bind::Shared(_) => "a uniforms block",
-            Bind::Buffer(_) | Bind::BufferRange(..) => "a vgpu buffer",
-            Bind::RawBuffer(_) | Bind::RawBufferBinding(_) => "a wgpu buffer",
-            Bind::Texture(_) => "a texture",
-            Bind::TargetColor(_) => "a target's color texture",
-            Bind::TargetDepth(_) => "a target's depth texture",
-            Bind::RawView(_) => "a wgpu texture view",
-            Bind::Sampler(_) | Bind::RawSampler(_) => "a sampler",
-        }
-    }
-
-    pub(crate) fn is_library_owned(&self) -> bool {
-        matches!(
-            self,
-            Bind::Value(_) | Bind::ValueRef(_) | Bind::Pod(_) | Bind::Shared(_)
-        )
+impl<'a> Bind<'a> {
+    /// Lowers to what the state layer takes, after checking that every handle belongs to `gpu`
+    /// (`VGPU-FOREIGN-GPU` otherwise, naming the operation `op` and its `binding`).
+    pub(crate) fn lower(&self, gpu: GpuId, op: &str, binding: &str) -> Result<BindingInput<'_>> {
+        let check = |owner: GpuId, kind: &'static str, label: &str| -> Result<()> {
+            if owner == gpu {
+                return Ok(());
+            }
+            Err(foreign_gpu(
+                kind,
+                label,
+                format!("of {op:?}, whose binding `{binding}` it was given to"),
+            ))
+        };
+        Ok(match self {
+            Bind::Value(v) => BindingInput::Value(v),
+            Bind::ValueRef(v) => BindingInput::Value(v),
+            Bind::Pod(bytes) => BindingInput::Pod(bytes),
+            Bind::Shared(block) => {
+                check(block.inner.gpu, "uniforms block", &block.inner.label)?;
+                BindingInput::Block(&block.inner)
+            }
+            Bind::Buffer(b) | Bind::BufferRange(b, ..) => {
+                check(b.inner.gpu, "buffer", &b.inner.label)?;
+                let (offset, size) = match self {
+                    Bind::BufferRange(_, offset, size) => (*offset, *size),
+                    _ => (0, None),
+                };
+                BindingInput::Buffer(BufferInput {
+                    raw: &b.inner.buffer,
+                    offset,
+                    size,
+                    record: Some(&b.inner),
+                    label: &b.inner.label,
+                })
+            }
+            Bind::RawBuffer(raw) => BindingInput::Buffer(BufferInput {
+                raw,
+                offset: 0,
+                size: None,
+                record: None,
+                label: "wgpu buffer",
+            }),
+            Bind::RawBufferBinding(bb) => BindingInput::Buffer(BufferInput {
+                raw: bb.buffer,
+                offset: bb.offset,
+                size: bb.size,
+                record: None,
+                label: "wgpu buffer binding",
+            }),
+            Bind::Texture(t) => {
+                check(t.inner.gpu, "texture", &t.inner.label)?;
+                BindingInput::View(ViewInput {
+                    view: &t.inner.view,
+                    format: Some(t.format()),
+                    samples: 1,
+                    owner: ViewOwner::Texture(&t.inner),
+                    what: "a texture",
+                })
+            }
+            Bind::TargetColor(t) => {
+                check(t.inner.gpu, "target", &t.inner.label)?;
+                match t.color_view() {
+                    Some(view) => BindingInput::View(ViewInput {
+                        view,
+                        format: Some(t.format()),
+                        samples: 1,
+                        owner: ViewOwner::Target(&t.inner),
+                        what: "a target's color texture",
+                    }),
+                    None => BindingInput::Unusable("a depth-only target's color (it has none)"),
+                }
+            }
+            Bind::TargetDepth(t) => {
+                check(t.inner.gpu, "target", &t.inner.label)?;
+                match (t.depth_view(), t.depth_texture()) {
+                    (Some(view), Some(tex)) => BindingInput::View(ViewInput {
+                        view,
+                        format: Some(tex.format()),
+                        samples: tex.sample_count(),
+                        owner: ViewOwner::Target(&t.inner),
+                        what: "a target's depth texture",
+                    }),
+                    _ => BindingInput::Unusable("a target without depth"),
+                }
+            }
+            Bind::RawView(view) => BindingInput::View(ViewInput {
+                view,
+                format: Some(view.texture().format()),
+                samples: view.texture().sample_count(),
+                owner: ViewOwner::Raw,
+                what: "a wgpu texture view",
+            }),
+            Bind::Sampler(s) => {
+                check(s.inner.gpu, "sampler", "sampler")?;
+                BindingInput::Sampler(SamplerInput {
+                    raw: &s.inner.sampler,
+                    record: Some(&s.inner),
+                })
+            }
+            Bind::RawSampler(raw) => BindingInput::Sampler(SamplerInput { raw, record: None }),
+        })
     }
 }
 

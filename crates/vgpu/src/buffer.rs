@@ -7,17 +7,12 @@
 //! per-view structs prefer `Draw::set` with a value or a [`SharedUniforms`](crate::SharedUniforms)
 //! block: those are snapshot per operation and uploaded only when they change.
 
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex, PoisonError, Weak};
+use std::sync::Arc;
 
-use smallvec::SmallVec;
-use vgpu_bind::ResourceKey;
-
-use vgpu_core::GpuContext;
-
-use crate::error::{Error, Result};
-use crate::gpu::{Gpu, Shared};
+use crate::error::{BufferError, Error, Result};
+use crate::gpu::Gpu;
 use crate::readback;
+use crate::state::BufferRecord;
 
 /// Describes a [`Buffer`]. `COPY_DST` and `COPY_SRC` are always added (for `write` and `read`).
 #[derive(Clone, Debug)]
@@ -40,53 +35,10 @@ impl Default for BufferDesc {
     }
 }
 
-/// Source of [`BufferInner`] ids (0 means "none bound" in redundant-bind checks).
-static NEXT_BUFFER_ID: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
-
-#[derive(Debug)]
-pub(crate) struct BufferInner {
-    pub(crate) buffer: wgpu::Buffer,
-    /// Unique for the process's lifetime (never reused, unlike the `Arc`'s address).
-    id: u64,
-    pub(crate) label: String,
-    pub(crate) destroyed: AtomicBool,
-    ctx: Arc<GpuContext>,
-    shared: Weak<Shared>,
-    /// Registry keys this buffer (or ranges of it) is bound under.
-    registered: Mutex<SmallVec<[ResourceKey; 2]>>,
-}
-
-impl Drop for BufferInner {
-    fn drop(&mut self) {
-        self.unregister();
-    }
-}
-
-impl BufferInner {
-    /// Destroys the registry keys of this buffer: exactly the bind groups using it are evicted.
-    fn unregister(&self) {
-        let keys = std::mem::take(
-            &mut *self
-                .registered
-                .lock()
-                .unwrap_or_else(PoisonError::into_inner),
-        );
-        if keys.is_empty() {
-            return;
-        }
-        if let Some(shared) = self.shared.upgrade() {
-            let mut st = shared.lock();
-            for k in keys {
-                st.bind.destroy(k);
-            }
-        }
-    }
-}
-
 /// A GPU buffer owned by the application. Cheap to clone (an `Arc`).
 #[derive(Clone, Debug)]
 pub struct Buffer {
-    pub(crate) inner: Arc<BufferInner>,
+    pub(crate) inner: Arc<BufferRecord>,
 }
 
 impl PartialEq for Buffer {
@@ -152,60 +104,25 @@ impl Gpu {
 
     fn wrap_buffer(&self, buffer: wgpu::Buffer, label: &str) -> Buffer {
         Buffer {
-            inner: Arc::new(BufferInner {
+            inner: Arc::new(BufferRecord::new(
                 buffer,
-                id: NEXT_BUFFER_ID.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
-                label: label.to_owned(),
-                destroyed: AtomicBool::new(false),
-                ctx: self.ctx.clone(),
-                shared: Arc::downgrade(&self.shared),
-                registered: Mutex::new(SmallVec::new()),
-            }),
+                label,
+                self.ctx.clone(),
+                &self.shared,
+            )),
         }
     }
-}
 
-/// Errors of user buffers.
-#[derive(Debug, thiserror::Error)]
-#[non_exhaustive]
-pub enum BufferError {
-    /// Size zero or not a multiple of 4.
-    #[error(
-        "VGPU-BUFFER-SIZE: buffer {label:?}: size {actual} is invalid; expected a non-zero multiple of 4"
-    )]
-    Size {
-        /// Buffer label.
-        label: String,
-        /// Size asked for.
-        actual: u64,
-    },
-    /// A write or read range outside the buffer, or misaligned.
-    #[error("VGPU-BUFFER-RANGE: buffer {label:?}: {what}: expected {expected}, got {actual}")]
-    Range {
-        /// Buffer label.
-        label: String,
-        /// What is wrong.
-        what: &'static str,
-        /// What would be accepted.
-        expected: String,
-        /// What was given.
-        actual: String,
-    },
-    /// The buffer was destroyed.
-    #[error("VGPU-BUFFER-DESTROYED: buffer {label:?} was destroyed")]
-    Destroyed {
-        /// Buffer label.
-        label: String,
-    },
-}
-
-impl vgpu_core::ErrorCode for BufferError {
-    fn code(&self) -> &'static str {
-        match self {
-            BufferError::Size { .. } => "VGPU-BUFFER-SIZE",
-            BufferError::Range { .. } => "VGPU-BUFFER-RANGE",
-            BufferError::Destroyed { .. } => "VGPU-BUFFER-DESTROYED",
+    /// `VGPU-FOREIGN-GPU` unless `buffer` was created by this `Gpu`.
+    pub(crate) fn check_buffer(&self, buffer: &Buffer, used_by: &str) -> Result<()> {
+        if buffer.inner.gpu != self.id() {
+            return Err(crate::error::foreign_gpu(
+                "buffer",
+                buffer.label(),
+                used_by.to_owned(),
+            ));
         }
+        Ok(())
     }
 }
 
@@ -222,27 +139,17 @@ impl Buffer {
     pub fn usage(&self) -> wgpu::BufferUsages {
         self.inner.buffer.usage()
     }
-    /// A number identifying this buffer, never reused (for redundant-bind checks: a buffer
-    /// dropped during a pass and another allocated at its address must not compare equal).
-    pub(crate) fn identity(&self) -> u64 {
-        self.inner.id
-    }
     /// The raw wgpu buffer.
     pub fn raw(&self) -> &wgpu::Buffer {
         &self.inner.buffer
     }
     /// True once [`destroy`](Self::destroy) was called.
     pub fn is_destroyed(&self) -> bool {
-        self.inner.destroyed.load(Ordering::Acquire)
+        self.inner.is_destroyed()
     }
 
     pub(crate) fn check_live(&self) -> Result<(), BufferError> {
-        if self.is_destroyed() {
-            return Err(BufferError::Destroyed {
-                label: self.inner.label.clone(),
-            });
-        }
-        Ok(())
+        self.inner.check_live()
     }
 
     /// Writes `data` at `offset` with one counted `queue.write_buffer`. Offset and length must be
@@ -315,21 +222,6 @@ impl Buffer {
     /// Destroys the GPU buffer now. Later binds and writes fail with `VGPU-BUFFER-DESTROYED`;
     /// bind groups and bundles that used it are invalidated.
     pub fn destroy(&self) {
-        if !self.inner.destroyed.swap(true, Ordering::AcqRel) {
-            self.inner.unregister();
-            self.inner.buffer.destroy();
-        }
-    }
-
-    /// Remembers a registry key so destroying the buffer evicts its bind groups.
-    pub(crate) fn note_registered(&self, key: ResourceKey) {
-        let mut keys = self
-            .inner
-            .registered
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner);
-        if !keys.contains(&key) {
-            keys.push(key);
-        }
+        self.inner.destroy();
     }
 }

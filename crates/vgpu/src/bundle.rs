@@ -13,11 +13,11 @@ use std::sync::Arc;
 
 use vgpu_uniforms::OwnerKey;
 
-use crate::draw::{Draw, Keep, OpKey, Slot};
-use crate::error::{FrameError, Result};
+use crate::descriptors::{DrawRange, GpuId, TargetSignature};
+use crate::draw::Draw;
+use crate::error::{FrameError, Result, foreign_gpu};
 use crate::gpu::Gpu;
-use crate::record::{Bound, BundleCmd, DrawRange, encode_bundle};
-use crate::target::TargetSignature;
+use crate::state::{BundleCmd, OpKey, PassBindings, encode_bundle};
 
 struct Dep {
     key: OpKey,
@@ -37,10 +37,12 @@ struct BundleInner {
 
 impl Drop for BundleInner {
     fn drop(&mut self) {
-        let mut st = self.gpu.shared.lock();
-        for &owner in &self.pinned {
-            let _ = st.engine.unpin(owner);
-        }
+        let pinned = &self.pinned;
+        self.gpu.with_state(|st| {
+            for &owner in pinned {
+                let _ = st.engine.unpin(owner);
+            }
+        });
     }
 }
 
@@ -64,7 +66,7 @@ pub struct BundleRecorder<'g> {
     gpu: &'g Gpu,
     cmds: Vec<BundleCmd>,
     sig: TargetSignature,
-    bound: Bound,
+    bound: PassBindings,
     deps: Vec<Dep>,
 }
 
@@ -88,13 +90,19 @@ impl BundleRecorder<'_> {
     }
 
     fn draw_range(&mut self, draw: &Draw, range: Option<&DrawRange>) -> Result<()> {
-        if draw.gpu_id != self.gpu.identity() {
-            return Err(crate::frame::foreign("draw", &draw.inner.label));
+        if draw.gpu_id != self.gpu.id() {
+            return Err(foreign_gpu(
+                "draw",
+                &draw.inner.label,
+                "recording the bundle",
+            ));
         }
-        let mut st = self.gpu.shared.lock();
         let key = draw.inner.key;
-        st.record_draw(key, &mut self.cmds, &mut self.bound, self.sig, 0, range)?;
-        let rev = st.ops.get(key).map_or(0, |o| o.bindings_rev);
+        let (cmds, bound, sig) = (&mut self.cmds, &mut self.bound, self.sig);
+        let rev = self.gpu.with_state(|st| -> Result<u64> {
+            st.record_draw(key, cmds, bound, sig, 0, range)?;
+            Ok(st.bindings_rev(key))
+        })?;
         self.deps.push(Dep {
             key,
             bindings_rev: rev,
@@ -121,7 +129,7 @@ impl Gpu {
             gpu: self,
             cmds: Vec::new(),
             sig: signature,
-            bound: Bound::for_bundle(),
+            bound: PassBindings::for_bundle(),
             deps: Vec::new(),
         };
         let result = record(&mut rec);
@@ -155,20 +163,14 @@ impl Gpu {
                     encoder.finish(&wgpu::RenderBundleDescriptor { label: Some(label) })
                 }),
             Err(e) => {
-                let mut st = self.shared.lock();
-                for &o in &pinned {
-                    let _ = st.engine.unpin(o);
-                }
+                self.unpin_all(&pinned);
                 return Err(e);
             }
         };
         let bundle = match finished {
             Ok(b) => b,
             Err(e) => {
-                let mut st = self.shared.lock();
-                for &o in &pinned {
-                    let _ = st.engine.unpin(o);
-                }
+                self.unpin_all(&pinned);
                 return Err(e.into());
             }
         };
@@ -187,7 +189,22 @@ impl Gpu {
     }
 }
 
+impl Gpu {
+    /// Undoes the pins of a bundle that was not made.
+    fn unpin_all(&self, pinned: &[OwnerKey]) {
+        self.with_state(|st| {
+            for &o in pinned {
+                let _ = st.engine.unpin(o);
+            }
+        });
+    }
+}
+
 impl Bundle {
+    /// The id of the `Gpu` that recorded it.
+    pub(crate) fn gpu_id(&self) -> GpuId {
+        self.inner.gpu.id()
+    }
     /// The label.
     pub fn label(&self) -> &str {
         &self.inner.label
@@ -218,55 +235,18 @@ impl Bundle {
             }
             .into());
         }
-        let st = self.inner.gpu.shared.lock();
-        for dep in &self.inner.deps {
-            let Some(op) = st.ops.get(dep.key) else {
-                continue;
-            };
-            let stale = |reason: String| -> crate::Error {
-                FrameError::BundleStale {
-                    label: self.inner.label.clone(),
-                    draw: op.label.to_string(),
-                    reason,
-                }
-                .into()
-            };
-            for (slot, b) in op.slots.iter().zip(&op.program.bindings) {
-                if let Slot::Resource {
-                    keep: Keep::Buffer(buf),
-                    ..
-                } = slot
-                {
-                    if buf.is_destroyed() {
-                        return Err(stale(format!(
-                            "binding `{}` uses buffer {:?}, which was destroyed",
-                            b.name,
-                            buf.label()
-                        )));
-                    }
-                }
+        let deps = &self.inner.deps;
+        let stale = self.inner.gpu.with_state(|st| {
+            deps.iter()
+                .find_map(|dep| st.bundle_staleness(dep.key, dep.bindings_rev))
+        });
+        if let Some((draw, reason)) = stale {
+            return Err(FrameError::BundleStale {
+                label: self.inner.label.clone(),
+                draw,
+                reason,
             }
-            // Vertex and index buffers are recorded into the bundle too.
-            if let Some(render) = &op.render {
-                let geometry = render
-                    .vertex_buffers
-                    .iter()
-                    .map(|v| (&v.buffer, "vertex"))
-                    .chain(render.index.iter().map(|i| (&i.buffer, "index")));
-                for (buf, what) in geometry {
-                    if buf.is_destroyed() {
-                        return Err(stale(format!(
-                            "its {what} buffer {:?} was destroyed",
-                            buf.label()
-                        )));
-                    }
-                }
-            }
-            if op.bindings_rev != dep.bindings_rev {
-                return Err(stale(
-                    "was rebound since the bundle was recorded".to_owned(),
-                ));
-            }
+            .into());
         }
         Ok(())
     }

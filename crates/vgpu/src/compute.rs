@@ -7,8 +7,8 @@ use crate::bind::Bind;
 use crate::draw::OpHandle;
 use crate::error::Result;
 use crate::gpu::Gpu;
-use crate::program::Stages;
 use crate::shader::Shader;
+use crate::state::Stages;
 
 /// Describes a [`Compute`]. `Default`: label "compute", entry point `cs_main` or the only
 /// compute entry point.
@@ -46,22 +46,16 @@ impl std::fmt::Debug for Compute {
 impl Gpu {
     /// A compute operation of `shader`.
     pub fn compute(&self, shader: &Shader, desc: ComputeDesc) -> Result<Compute> {
+        self.check_shader(shader, &format!("creating compute {:?}", desc.label))?;
         let entry = shader
             .reflection()
             .entry_point(vgpu_core::Stage::Compute, desc.entry_point.as_deref())?
             .name
             .clone();
-        let mut st = self.shared.lock();
-        let program = st.program(shader, Stages::Compute { cs: entry })?;
-        let (key, label, program) = st.insert_op(&desc.label, program, None);
-        drop(st);
+        let program =
+            self.with_state(|st| st.program(&shader.inner, Stages::Compute { cs: entry }))?;
         Ok(Compute {
-            inner: Arc::new(OpHandle {
-                gpu: self.clone(),
-                key,
-                label,
-                program,
-            }),
+            inner: Arc::new(OpHandle::insert(self, &desc.label, program, None)),
         })
     }
 }

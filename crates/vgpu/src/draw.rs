@@ -3,45 +3,15 @@
 
 use std::sync::Arc;
 
-use smallvec::SmallVec;
-use vgpu_bind::{BindGroupId, ResourceKey};
-use vgpu_uniforms::{OwnerKey, UniformEngine};
-
+use crate::bind::Bind;
 use crate::buffer::Buffer;
+use crate::descriptors::{DepthState, GpuId};
 use crate::error::{BindingError, Result};
-use crate::gpu::{Gpu, State};
-use crate::program::{Program, Stages};
+use crate::gpu::Gpu;
 use crate::shader::Shader;
-use crate::target::TargetSignature;
-
-slotmap::new_key_type! {
-    /// A draw, effect or compute in the `Gpu` state.
-    pub(crate) struct OpKey;
-}
-
-/// Depth testing for draws rendered into targets with a depth attachment (ignored otherwise).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct DepthState {
-    /// Comparison against the stored depth. Default `Less`.
-    pub compare: wgpu::CompareFunction,
-    /// Whether passing fragments write their depth. Default `true`.
-    pub write: bool,
-    /// Constant depth bias (e.g. for shadow maps). Default 0.
-    pub bias: i32,
-    /// Slope-scaled depth bias, as `f32` bits. Default 0.
-    pub bias_slope_scale_bits: u32,
-}
-
-impl Default for DepthState {
-    fn default() -> Self {
-        DepthState {
-            compare: wgpu::CompareFunction::Less,
-            write: true,
-            bias: 0,
-            bias_slope_scale_bits: 0,
-        }
-    }
-}
+use crate::state::{
+    BindingInput, IndexBinding, OpKey, Program, RenderInfo, RenderStateKey, Stages, VertexBinding,
+};
 
 /// A vertex buffer bound at one slot, with its layout (checked against the shader's inputs).
 #[derive(Clone, Debug)]
@@ -126,225 +96,8 @@ impl Default for DrawDesc {
     }
 }
 
-/// What a pipeline depends on besides the program and the target (hashable, shared by draws).
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub(crate) struct RenderStateKey {
-    pub(crate) topology: wgpu::PrimitiveTopology,
-    pub(crate) strip_index_format: Option<wgpu::IndexFormat>,
-    pub(crate) cull_mode: Option<wgpu::Face>,
-    pub(crate) front_face: wgpu::FrontFace,
-    pub(crate) blend: Option<wgpu::BlendState>,
-    pub(crate) write_mask: wgpu::ColorWrites,
-    pub(crate) depth: DepthState,
-    pub(crate) alpha_to_coverage: bool,
-    pub(crate) vertex_layouts: Vec<(u64, wgpu::VertexStepMode, Vec<wgpu::VertexAttribute>)>,
-}
-
-/// What a binding currently holds.
-#[derive(Debug)]
-pub(crate) enum Slot {
-    Unset,
-    /// A library-owned value (uniform: captured per operation; storage: live).
-    Value {
-        owner: OwnerKey,
-    },
-    /// A shared uniforms block (held so it lives while bound).
-    Shared {
-        owner: OwnerKey,
-        #[allow(
-            dead_code,
-            reason = "held, never read: keeps the block alive while bound"
-        )]
-        block: crate::uniforms::SharedUniforms,
-    },
-    /// A user-owned resource bound by identity.
-    Resource {
-        res: ResourceKey,
-        keep: Keep,
-    },
-}
-
-/// Keeps a vgpu-owned resource alive while bound (raw wgpu resources are kept by the registry).
-/// Only `Buffer` is read (to name a destroyed buffer); the others are held.
-#[derive(Debug)]
-#[allow(
-    dead_code,
-    reason = "held, never read: keeps the resource alive while bound"
-)]
-pub(crate) enum Keep {
-    None,
-    Buffer(Buffer),
-    Texture(crate::texture::Texture),
-    Target(crate::target::Target),
-    Sampler(crate::texture::Sampler),
-}
-
-impl Slot {
-    pub(crate) fn ownership(&self) -> Option<&'static str> {
-        match self {
-            Slot::Unset => None,
-            Slot::Value { .. } | Slot::Shared { .. } => {
-                Some("library-owned (a value or uniforms block)")
-            }
-            Slot::Resource { .. } => Some("user-owned (a buffer bound by identity)"),
-        }
-    }
-}
-
-/// Most value bindings per group whose slots are memoized (groups with more still work, through
-/// the bind-group cache on every record).
-pub(crate) const MEMO_VALUES: usize = 4;
-/// `ValueRef::dyn_index` of a binding without a dynamic offset.
-pub(crate) const STATIC: u8 = u8::MAX;
-
-/// A library-owned value bound in a group, precomputed from the slots when they change.
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct ValueRef {
-    pub(crate) owner: OwnerKey,
-    /// Position of this binding's offset among the group's dynamic offsets, or [`STATIC`].
-    pub(crate) dyn_index: u8,
-}
-
-/// The memoized bind group of one group of one operation: valid while the buffers its values
-/// resolved to (and, for static bindings, their offsets), the operation's resource bindings and
-/// the cache's eviction epoch are unchanged.
-///
-/// `repr(C)`, fields read on every record first (one cache line with the group's owner).
-#[derive(Debug)]
-#[repr(C)]
-pub(crate) struct GroupMemo {
-    pub(crate) epoch: u64,
-    pub(crate) bindings_rev: u64,
-    pub(crate) id: BindGroupId,
-    pub(crate) group: wgpu::BindGroup,
-    pub(crate) buffers: [Option<vgpu_uniforms::BufferKey>; MEMO_VALUES],
-    pub(crate) statics: [u32; MEMO_VALUES],
-}
-
-/// Per-group recording state of an operation (`repr(C)`: what every record reads comes first).
-#[derive(Debug, Default)]
-#[repr(C, align(64))]
-pub(crate) struct GroupRec {
-    /// Exactly one value, which takes the group's only dynamic offset (fast path): its owner.
-    pub(crate) single: Option<OwnerKey>,
-    /// Number of dynamic offsets the group takes.
-    pub(crate) dynamic: u8,
-    pub(crate) memo: Option<GroupMemo>,
-    /// The single-value path's previous (buffer, id, group), valid with `memo`'s epoch and
-    /// revision: a value alternating between two pages swaps instead of looking up again.
-    pub(crate) alt: Option<(
-        Option<vgpu_uniforms::BufferKey>,
-        BindGroupId,
-        wgpu::BindGroup,
-    )>,
-    pub(crate) values: SmallVec<[ValueRef; 2]>,
-}
-
-/// Render-only parts of an operation (`repr(C)`: what every record reads comes first).
-#[derive(Debug)]
-#[repr(C)]
-pub(crate) struct RenderInfo {
-    pub(crate) pipeline_memo: Option<(TargetSignature, u64, wgpu::RenderPipeline)>,
-    pub(crate) vertex_count: u32,
-    pub(crate) instance_count: u32,
-    pub(crate) vertex_buffers: Vec<VertexBuffer>,
-    pub(crate) index: Option<IndexBuffer>,
-    pub(crate) state_key: Arc<RenderStateKey>,
-}
-
-/// One single-value group as the steady-state record path sees it: the bind group last used
-/// (built on page `buffer`) and the dynamic offset the value's owner resolved to, valid while
-/// the owner's stamp at `idx` in the engine's stamps equals `stamp`
-/// ([`UniformEngine::stamps`](vgpu_uniforms::UniformEngine::stamps)); the owner; and the other
-/// (page, group) for a value that alternates between two pages (a camera set per pass whose
-/// values sit in different pages). The two are swapped when the owner resolves to the other
-/// page.
-#[derive(Debug, Default)]
-#[repr(C)]
-pub(crate) struct HotGroup {
-    pub(crate) stamp: u64,
-    pub(crate) idx: u32,
-    pub(crate) offset: u32,
-    pub(crate) id: u64,
-    pub(crate) group: Option<wgpu::BindGroup>,
-    pub(crate) owner: OwnerKey,
-    pub(crate) buffer: Option<vgpu_uniforms::BufferKey>,
-    pub(crate) alt_buffer: Option<vgpu_uniforms::BufferKey>,
-    pub(crate) alt_id: u64,
-    pub(crate) alt_group: Option<wgpu::BindGroup>,
-}
-
-impl HotGroup {
-    /// Makes the other (page, group) the current one.
-    #[inline]
-    pub(crate) fn swap_alt(&mut self) {
-        std::mem::swap(&mut self.buffer, &mut self.alt_buffer);
-        std::mem::swap(&mut self.id, &mut self.alt_id);
-        std::mem::swap(&mut self.group, &mut self.alt_group);
-    }
-}
-
-/// Everything a steady-state record of a simple draw reads, in one block at the start of its
-/// [`OpState`]: a copy of the pipeline memo and of each single-value group's memo.
-/// Valid while `valid_epoch` equals the bind-group cache's eviction epoch and the pass's target
-/// signature id equals `sig_id`; any change of the operation's bindings invalidates it. Each
-/// group's offset holds while its owner's stamp does.
-#[derive(Debug)]
-#[repr(C, align(64))]
-pub(crate) struct OpHot {
-    /// Eviction epoch the copies were made at (`u64::MAX`: invalid, or not a simple draw).
-    pub(crate) valid_epoch: u64,
-    /// Interned target signature of `pipeline` (0: none).
-    pub(crate) sig_id: u32,
-    /// Number of groups.
-    pub(crate) n: u8,
-    /// A render operation without vertex or index buffers whose groups (at most
-    /// [`HOT_GROUPS`]) each hold exactly one value taking its only dynamic offset.
-    pub(crate) fast: bool,
-    /// Bindings never set (recording fails while non-zero).
-    pub(crate) unset: u32,
-    pub(crate) vertex_count: u32,
-    pub(crate) instance_count: u32,
-    pub(crate) pipeline_id: u64,
-    pub(crate) pipeline: Option<wgpu::RenderPipeline>,
-    pub(crate) groups: [HotGroup; HOT_GROUPS],
-}
-
-/// Groups an operation may have for the steady-state fast path.
-pub(crate) const HOT_GROUPS: usize = 2;
-
-impl Default for OpHot {
-    fn default() -> Self {
-        OpHot {
-            valid_epoch: u64::MAX,
-            unset: 0,
-            fast: false,
-            n: 0,
-            sig_id: 0,
-            pipeline_id: 0,
-            pipeline: None,
-            vertex_count: 0,
-            instance_count: 0,
-            groups: Default::default(),
-        }
-    }
-}
-
-/// Per-operation state kept in the `Gpu` state. `repr(C)`: the hot record comes first, so a
-/// steady-state record touches one contiguous block per draw.
-#[derive(Debug)]
-#[repr(C, align(64))]
-pub(crate) struct OpState {
-    pub(crate) hot: OpHot,
-    pub(crate) bindings_rev: u64,
-    pub(crate) groups: SmallVec<[GroupRec; 2]>,
-    pub(crate) render: Option<RenderInfo>,
-    pub(crate) label: Arc<str>,
-    pub(crate) program: Arc<Program>,
-    pub(crate) slots: Vec<Slot>,
-    pub(crate) compute_memo: Option<(u64, wgpu::ComputePipeline)>,
-}
-
+/// The part of a draw or compute handle shared by its clones: dropping the last one removes the
+/// operation from the state.
 pub(crate) struct OpHandle {
     pub(crate) gpu: Gpu,
     pub(crate) key: OpKey,
@@ -353,28 +106,48 @@ pub(crate) struct OpHandle {
 }
 
 impl OpHandle {
+    /// Creates the operation in the state.
+    pub(crate) fn insert(
+        gpu: &Gpu,
+        label: &str,
+        program: Arc<Program>,
+        render: Option<RenderInfo>,
+    ) -> OpHandle {
+        let label: Arc<str> = Arc::from(label);
+        let key = gpu.with_state(|st| st.insert_op(label.clone(), program.clone(), render));
+        OpHandle {
+            gpu: gpu.clone(),
+            key,
+            label,
+            program,
+        }
+    }
+
     /// `set` of draws and computes.
-    pub(crate) fn set(&self, name: &str, value: crate::bind::Bind<'_>) -> Result<()> {
-        self.gpu.shared.lock().set_binding(self.key, name, value)
+    pub(crate) fn set(&self, name: &str, value: Bind<'_>) -> Result<()> {
+        let input = value.lower(self.gpu.id(), &self.label, name)?;
+        self.gpu
+            .with_state(|st| st.set_binding(self.key, name, input))
     }
 
     /// `set_all` of draws and computes.
     pub(crate) fn set_all<'a>(
         &self,
-        values: impl IntoIterator<Item = (&'a str, crate::bind::Bind<'a>)>,
+        values: impl IntoIterator<Item = (&'a str, Bind<'a>)>,
     ) -> Result<()> {
-        let values: Vec<(&str, crate::bind::Bind<'_>)> = values.into_iter().collect();
+        let values: Vec<(&str, Bind<'_>)> = values.into_iter().collect();
+        let inputs = values
+            .iter()
+            .map(|(name, value)| Ok((*name, value.lower(self.gpu.id(), &self.label, name)?)))
+            .collect::<Result<Vec<(&str, BindingInput<'_>)>>>()?;
         self.gpu
-            .shared
-            .lock()
-            .set_bindings_atomic(self.key, &values)
+            .with_state(|st| st.set_bindings_atomic(self.key, &inputs))
     }
 }
 
 impl Drop for OpHandle {
     fn drop(&mut self) {
-        let mut st = self.gpu.shared.lock();
-        st.remove_op(self.key);
+        self.gpu.with_state(|st| st.remove_op(self.key));
     }
 }
 
@@ -401,8 +174,8 @@ impl Drop for OpHandle {
 pub struct Draw {
     /// Copy of `inner.key`, so recording reads it without following the `Arc`.
     pub(crate) key: OpKey,
-    /// Copy of `inner.gpu.identity()`: a pass checks it before using `key`.
-    pub(crate) gpu_id: usize,
+    /// Copy of `inner.gpu.id()`: a pass checks it before using `key`.
+    pub(crate) gpu_id: GpuId,
     pub(crate) inner: Arc<OpHandle>,
 }
 
@@ -453,6 +226,15 @@ impl Gpu {
     /// A draw of `shader` per `desc`. Vertex buffer layouts are checked against the shader's
     /// vertex inputs; pipelines are created lazily per target signature and shared.
     pub fn draw(&self, shader: &Shader, desc: DrawDesc) -> Result<Draw> {
+        self.check_shader(shader, &format!("creating draw {:?}", desc.label))?;
+        for b in desc
+            .vertex_buffers
+            .iter()
+            .map(|v| &v.buffer)
+            .chain(desc.index_buffer.iter().map(|i| &i.buffer))
+        {
+            self.check_buffer(b, &format!("creating draw {:?}", desc.label))?;
+        }
         let stages = Stages::Render {
             vs: match &desc.vertex_entry {
                 Some(n) => n.clone(),
@@ -471,8 +253,7 @@ impl Gpu {
                     .map(|e| e.name.clone()),
             },
         };
-        let mut st = self.shared.lock();
-        let program = st.program(shader, stages)?;
+        let program = self.with_state(|st| st.program(&shader.inner, stages))?;
         check_vertex_layout(&desc, &program)?;
         let state_key = Arc::new(RenderStateKey {
             topology: desc.topology,
@@ -498,21 +279,27 @@ impl Gpu {
             state_key,
             vertex_count: desc.vertex_count,
             instance_count: desc.instance_count,
-            vertex_buffers: desc.vertex_buffers,
-            index: desc.index_buffer,
-            pipeline_memo: None,
-        };
-        let handle = st.insert_op(&desc.label, program, Some(render));
-        drop(st);
-        Ok(Draw {
-            key: handle.0,
-            gpu_id: self.identity(),
-            inner: Arc::new(OpHandle {
-                gpu: self.clone(),
-                key: handle.0,
-                label: handle.1,
-                program: handle.2,
+            vertex_buffers: desc
+                .vertex_buffers
+                .iter()
+                .map(|v| VertexBinding {
+                    buffer: v.buffer.inner.clone(),
+                    offset: v.offset,
+                })
+                .collect(),
+            index: desc.index_buffer.as_ref().map(|i| IndexBinding {
+                buffer: i.buffer.inner.clone(),
+                offset: i.offset,
+                format: i.format,
+                count: i.count,
             }),
+            pipelines: Default::default(),
+        };
+        let handle = OpHandle::insert(self, &desc.label, program, Some(render));
+        Ok(Draw {
+            key: handle.key,
+            gpu_id: self.id(),
+            inner: Arc::new(handle),
         })
     }
 }
@@ -634,174 +421,25 @@ impl Draw {
     ///
     /// The first accepted value latches the binding as library-owned or user-owned; switching
     /// is an error. A rejected set changes nothing.
-    pub fn set<'a>(&self, name: &str, value: impl Into<crate::bind::Bind<'a>>) -> Result<()> {
+    pub fn set<'a>(&self, name: &str, value: impl Into<Bind<'a>>) -> Result<()> {
         self.inner.set(name, value.into())
     }
 
     /// Sets a binding from a typed `bytemuck::Pod` value whose size equals the reflected size.
     pub fn set_pod<T: bytemuck::Pod>(&self, name: &str, value: &T) -> Result<()> {
-        self.set(name, crate::bind::Bind::Pod(bytemuck::bytes_of(value)))
+        self.set(name, Bind::Pod(bytemuck::bytes_of(value)))
     }
 
     /// Sets several bindings at once, atomically: if any is rejected, none changes.
-    pub fn set_all<'a>(
-        &self,
-        values: impl IntoIterator<Item = (&'a str, crate::bind::Bind<'a>)>,
-    ) -> Result<()> {
+    pub fn set_all<'a>(&self, values: impl IntoIterator<Item = (&'a str, Bind<'a>)>) -> Result<()> {
         self.inner.set_all(values)
     }
 
     /// Changes the vertex and instance counts.
     pub fn set_counts(&self, vertex_count: u32, instance_count: u32) {
-        let mut st = self.inner.gpu.shared.lock();
-        if let Some(op) = st.ops.get_mut(self.inner.key) {
-            if let Some(r) = op.render.as_mut() {
-                r.vertex_count = vertex_count;
-                r.instance_count = instance_count;
-            }
-            op.hot.vertex_count = vertex_count;
-            op.hot.instance_count = instance_count;
-        }
-    }
-}
-
-impl OpState {
-    /// Recomputes each group's value list after a slot changed.
-    pub(crate) fn rebuild_groups(&mut self) {
-        for (gi, group) in self.program.groups.iter().enumerate() {
-            let Some(rec) = self.groups.get_mut(gi) else {
-                continue;
-            };
-            rec.values.clear();
-            let mut dynamic = 0u8;
-            for bi in group.first..group.first + group.len {
-                let pb = &self.program.bindings[bi];
-                let dyn_index = if pb.dynamic {
-                    dynamic += 1;
-                    dynamic - 1
-                } else {
-                    STATIC
-                };
-                if let Slot::Value { owner } | Slot::Shared { owner, .. } = &self.slots[bi] {
-                    rec.values.push(ValueRef {
-                        owner: *owner,
-                        dyn_index,
-                    });
-                }
-            }
-            rec.dynamic = dynamic;
-            rec.single = match rec.values.as_slice() {
-                [v] if dynamic == 1 && v.dyn_index == 0 => Some(v.owner),
-                _ => None,
-            };
-        }
-        let simple = self
-            .render
-            .as_ref()
-            .is_some_and(|r| r.vertex_buffers.is_empty() && r.index.is_none());
-        self.hot.valid_epoch = u64::MAX;
-        self.hot.n = self.groups.len().min(HOT_GROUPS) as u8;
-        self.hot.fast = simple
-            && self.groups.len() <= HOT_GROUPS
-            && self.groups.iter().all(|g| g.single.is_some());
-    }
-
-    /// Copies the pipeline memo and the single-value groups' memos into the hot record after a
-    /// full record, if they are all current.
-    pub(crate) fn refresh_hot(&mut self, epoch: u64, sig_id: u32) {
-        self.hot.valid_epoch = u64::MAX;
-        if !self.hot.fast || sig_id == 0 {
-            return;
-        }
-        let Some(render) = &self.render else { return };
-        let Some((_, pid, pipeline)) = &render.pipeline_memo else {
-            return;
-        };
-        for (gi, g) in self.groups.iter().enumerate().take(HOT_GROUPS) {
-            let (Some(owner), Some(m)) = (g.single, &g.memo) else {
-                return;
-            };
-            if m.epoch != epoch || m.bindings_rev != self.bindings_rev {
-                return;
-            }
-            let (alt_buffer, alt_id, alt_group) = match &g.alt {
-                Some((b, id, group)) => (*b, id.get(), Some(group.clone())),
-                None => (None, 0, None),
-            };
-            self.hot.groups[gi] = HotGroup {
-                // Stamps start at 1: the first record resolves the owner.
-                stamp: 0,
-                idx: UniformEngine::stamp_index(owner) as u32,
-                offset: 0,
-                id: m.id.get(),
-                group: Some(m.group.clone()),
-                owner,
-                buffer: m.buffers[0],
-                alt_buffer,
-                alt_id,
-                alt_group,
-            };
-        }
-        self.hot.pipeline_id = *pid;
-        self.hot.pipeline = Some(pipeline.clone());
-        self.hot.vertex_count = render.vertex_count;
-        self.hot.instance_count = render.instance_count;
-        self.hot.sig_id = sig_id;
-        self.hot.valid_epoch = epoch;
-    }
-}
-
-impl State {
-    /// Inserts an operation for `program`.
-    pub(crate) fn insert_op(
-        &mut self,
-        label: &str,
-        program: Arc<Program>,
-        render: Option<RenderInfo>,
-    ) -> (OpKey, Arc<str>, Arc<Program>) {
-        let label: Arc<str> = Arc::from(label);
-        let n = program.bindings.len();
-        let key = self.ops.insert(OpState {
-            label: label.clone(),
-            program: program.clone(),
-            slots: (0..n).map(|_| Slot::Unset).collect(),
-            hot: OpHot {
-                unset: n as u32,
-                ..OpHot::default()
-            },
-            bindings_rev: 1,
-            groups: (0..program.groups.len())
-                .map(|_| GroupRec::default())
-                .collect(),
-            render,
-            compute_memo: None,
-        });
-        if let Some(op) = self.ops.get_mut(key) {
-            op.rebuild_groups();
-        }
-        (key, label, program)
-    }
-
-    /// Removes an operation and releases what its bindings held.
-    pub(crate) fn remove_op(&mut self, key: OpKey) {
-        if let Some(op) = self.ops.remove(key) {
-            for slot in op.slots {
-                self.release_slot(slot);
-            }
-        }
-    }
-
-    /// Releases what a slot held. Handles it kept alive are dropped once the state is unlocked.
-    pub(crate) fn release_slot(&mut self, slot: Slot) {
-        match &slot {
-            Slot::Unset => return,
-            Slot::Shared { .. } => {}
-            Slot::Value { owner } => {
-                let _ = self.engine.remove_owner(*owner);
-                return;
-            }
-            Slot::Resource { res, .. } => self.release_resource(*res),
-        }
-        self.deferred.push(slot);
+        let key = self.key;
+        self.inner
+            .gpu
+            .with_state(|st| st.set_counts(key, vertex_count, instance_count));
     }
 }

@@ -52,6 +52,84 @@ impl ErrorCode for TargetError {
     }
 }
 
+/// Errors of user buffers.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum BufferError {
+    /// Size zero or not a multiple of 4.
+    #[error(
+        "VGPU-BUFFER-SIZE: buffer {label:?}: size {actual} is invalid; expected a non-zero multiple of 4"
+    )]
+    Size {
+        /// Buffer label.
+        label: String,
+        /// Size asked for.
+        actual: u64,
+    },
+    /// A write or read range outside the buffer, or misaligned.
+    #[error("VGPU-BUFFER-RANGE: buffer {label:?}: {what}: expected {expected}, got {actual}")]
+    Range {
+        /// Buffer label.
+        label: String,
+        /// What is wrong.
+        what: &'static str,
+        /// What would be accepted.
+        expected: String,
+        /// What was given.
+        actual: String,
+    },
+    /// The buffer was destroyed.
+    #[error("VGPU-BUFFER-DESTROYED: buffer {label:?} was destroyed")]
+    Destroyed {
+        /// Buffer label.
+        label: String,
+    },
+}
+
+impl ErrorCode for BufferError {
+    fn code(&self) -> &'static str {
+        match self {
+            BufferError::Size { .. } => "VGPU-BUFFER-SIZE",
+            BufferError::Range { .. } => "VGPU-BUFFER-RANGE",
+            BufferError::Destroyed { .. } => "VGPU-BUFFER-DESTROYED",
+        }
+    }
+}
+
+/// A handle of one [`Gpu`](crate::Gpu) given to another: every handle carries the identity of
+/// the `Gpu` that created it (its objects live on that device and in its state).
+#[derive(Debug, thiserror::Error)]
+#[error(
+    "VGPU-FOREIGN-GPU: {kind} {label:?} belongs to another Gpu than the one {used_by}; create it on (or record it with) the same Gpu"
+)]
+#[non_exhaustive]
+pub struct ForeignGpuError {
+    /// What the handle is: `draw`, `compute`, `shader`, `uniforms block`, `buffer`, `texture`,
+    /// `sampler`, `target` or `bundle`.
+    pub kind: &'static str,
+    /// The handle's label.
+    pub label: String,
+    /// Where it was given (`recording`, `of draw "x" (binding `frame`)`, …).
+    pub used_by: String,
+}
+
+impl ErrorCode for ForeignGpuError {
+    fn code(&self) -> &'static str {
+        "VGPU-FOREIGN-GPU"
+    }
+}
+
+/// The error for a handle of another `Gpu` (see [`ForeignGpuError`]).
+#[cold]
+pub(crate) fn foreign_gpu(kind: &'static str, label: &str, used_by: impl Into<String>) -> Error {
+    ForeignGpuError {
+        kind,
+        label: label.to_owned(),
+        used_by: used_by.into(),
+    }
+    .into()
+}
+
 /// Every error vgpu returns. Match on the area, or call [`ErrorCode::code`].
 ///
 /// Each area's error is boxed so `Result<T, Error>` stays two words wide on hot paths:
@@ -67,7 +145,7 @@ pub enum Error {
     Target(Box<TargetError>),
     /// User buffers.
     #[error(transparent)]
-    Buffer(Box<crate::buffer::BufferError>),
+    Buffer(Box<BufferError>),
     /// WGSL parsing, validation, entry points and layouts.
     #[error(transparent)]
     Shader(Box<vgpu_core::shader_error::ShaderError>),
@@ -80,6 +158,9 @@ pub enum Error {
     /// Frames, passes, dispatches, bundles.
     #[error(transparent)]
     Frame(Box<FrameError>),
+    /// A handle of another `Gpu`.
+    #[error(transparent)]
+    ForeignGpu(Box<ForeignGpuError>),
 }
 
 macro_rules! boxed_from {
@@ -96,11 +177,12 @@ macro_rules! boxed_from {
 boxed_from! {
     Device(DeviceError),
     Target(TargetError),
-    Buffer(crate::buffer::BufferError),
+    Buffer(BufferError),
     Shader(vgpu_core::shader_error::ShaderError),
     Set(vgpu_core::set_error::SetError),
     Binding(BindingError),
     Frame(FrameError),
+    ForeignGpu(ForeignGpuError),
 }
 
 impl From<vgpu_uniforms::UniformsError> for Error {
@@ -127,6 +209,7 @@ impl ErrorCode for Error {
             Error::Set(e) => e.code(),
             Error::Binding(e) => e.code(),
             Error::Frame(e) => e.code(),
+            Error::ForeignGpu(e) => e.code(),
         }
     }
 }
@@ -153,7 +236,7 @@ impl Error {
         }
     }
     /// The buffer error, if this is one.
-    pub fn as_buffer(&self) -> Option<&crate::buffer::BufferError> {
+    pub fn as_buffer(&self) -> Option<&BufferError> {
         if let Error::Buffer(e) = self {
             Some(e)
         } else {
@@ -179,6 +262,14 @@ impl Error {
     /// The binding error, if this is one.
     pub fn as_binding(&self) -> Option<&BindingError> {
         if let Error::Binding(e) = self {
+            Some(e)
+        } else {
+            None
+        }
+    }
+    /// The foreign-handle error, if this is one.
+    pub fn as_foreign_gpu(&self) -> Option<&ForeignGpuError> {
+        if let Error::ForeignGpu(e) = self {
             Some(e)
         } else {
             None
@@ -255,8 +346,9 @@ pub enum BindingError {
         resource: String,
     },
     /// A uniforms block already adopted a layout that differs from this binding's type.
+    /// Blocks are compared by shape (member names, types, offsets, sizes), not by struct name.
     #[error(
-        "VGPU-SET-LAYOUT-MISMATCH: {label:?}: binding `{binding}` has type {expected}; uniforms block {block:?} has layout {actual}"
+        "VGPU-SET-LAYOUT-MISMATCH: {label:?}: binding `{binding}` has type {expected}; uniforms block {block:?} has layout {actual}, fixed by {fixed_by}; first difference: {difference}"
     )]
     LayoutMismatch {
         /// Draw label.
@@ -269,6 +361,23 @@ pub enum BindingError {
         expected: String,
         /// The block's adopted type.
         actual: String,
+        /// The draw and binding that gave the block its layout.
+        fixed_by: String,
+        /// The first member that differs, with both sides.
+        difference: String,
+    },
+    /// A value for a runtime-sized array with no element: WebGPU cannot bind an array of length
+    /// zero, so the binding keeps its previous value.
+    #[error(
+        "VGPU-SET-EMPTY-ARRAY: {label:?}: binding `{binding}`: the runtime-sized array {path} needs at least one element (got 0); keep one element and draw 0 instances, or do not record the draw"
+    )]
+    EmptyRuntimeArray {
+        /// Draw label.
+        label: String,
+        /// WGSL binding name.
+        binding: String,
+        /// The array's field path (`$` for a top-level array, `$.items` for a struct's tail).
+        path: String,
     },
     /// A draw was recorded with a binding never set.
     #[error(
@@ -324,6 +433,7 @@ impl ErrorCode for BindingError {
             BindingError::BufferRange { .. } => "VGPU-SET-BUFFER-RANGE",
             BindingError::Destroyed { .. } => "VGPU-SET-DESTROYED",
             BindingError::LayoutMismatch { .. } => "VGPU-SET-LAYOUT-MISMATCH",
+            BindingError::EmptyRuntimeArray { .. } => "VGPU-SET-EMPTY-ARRAY",
             BindingError::Unset { .. } => "VGPU-DRAW-UNSET-BINDING",
             BindingError::VertexLayout { .. } => "VGPU-DRAW-VERTEX-LAYOUT",
             BindingError::GlLayout { .. } => "VGPU-SHADER-GL-LAYOUT",
@@ -362,9 +472,9 @@ pub enum FrameError {
         /// Bundle label.
         label: String,
         /// The bundle's signature.
-        expected: crate::TargetSignature,
+        expected: crate::descriptors::TargetSignature,
         /// The pass's.
-        actual: crate::TargetSignature,
+        actual: crate::descriptors::TargetSignature,
     },
     /// A bundle's recorded resources were destroyed or rebound since it was recorded.
     #[error("VGPU-BUNDLE-STALE: bundle {label:?}: draw {draw:?} {reason}; record the bundle again")]
@@ -376,17 +486,6 @@ pub enum FrameError {
         /// What changed.
         reason: String,
     },
-    /// An operation was recorded into a pass, compute pass or bundle of another `Gpu` than the
-    /// one that created it.
-    #[error(
-        "VGPU-FRAME-FOREIGN-GPU: {kind} {label:?} was created by another Gpu than the one recording; record it in a frame of the Gpu that created it"
-    )]
-    ForeignGpu {
-        /// `draw` or `compute`.
-        kind: &'static str,
-        /// The operation's label.
-        label: String,
-    },
 }
 
 impl ErrorCode for FrameError {
@@ -396,7 +495,6 @@ impl ErrorCode for FrameError {
             FrameError::DispatchLimit { .. } => "VGPU-DISPATCH-LIMIT",
             FrameError::BundleSignature { .. } => "VGPU-BUNDLE-SIGNATURE",
             FrameError::BundleStale { .. } => "VGPU-BUNDLE-STALE",
-            FrameError::ForeignGpu { .. } => "VGPU-FRAME-FOREIGN-GPU",
         }
     }
 }

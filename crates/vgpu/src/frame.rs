@@ -6,16 +6,16 @@
 
 use std::time::{Duration, Instant};
 
-use smallvec::SmallVec;
 use vgpu_core::StatsSnapshot;
 
 use crate::bundle::Bundle;
 use crate::compute::Compute;
+use crate::descriptors::{DrawRange, GpuId, TargetSignature};
 use crate::draw::Draw;
-use crate::error::{FrameError, Result};
-use crate::gpu::{Gpu, PassLock};
-use crate::record::{Bound, DrawRange};
-use crate::target::{Target, TargetSignature};
+use crate::error::{FrameError, Result, foreign_gpu};
+use crate::gpu::Gpu;
+use crate::state::{HeldState, MAX_TIMED_PASSES, PassBindings, TimedPasses};
+use crate::target::Target;
 
 /// Describes a render pass. `From<&Target>` clears color to transparent black and depth to 1.
 #[derive(Clone, Debug)]
@@ -123,7 +123,7 @@ pub struct Frame<'g> {
     start: Instant,
     before: StatsSnapshot,
     timer: Option<wgpu::QuerySet>,
-    timed: SmallVec<[String; 8]>,
+    timed: TimedPasses,
     open: bool,
 }
 
@@ -140,14 +140,14 @@ impl Gpu {
     pub fn begin_frame(&self) -> Result<Frame<'_>> {
         let start = Instant::now();
         let before = self.ctx.stats().snapshot();
-        let mut st = self.shared.lock();
-        if st.engine.open_submission().is_some() {
-            return Err(FrameError::AlreadyOpen.into());
-        }
-        st.engine.begin_submission()?;
-        st.frame_index += 1;
-        let timer = st.timer_begin_frame();
-        drop(st);
+        let timer = self.with_state(|st| -> Result<_> {
+            if st.engine.open_submission().is_some() {
+                return Err(FrameError::AlreadyOpen.into());
+            }
+            st.engine.begin_submission()?;
+            st.begin_frame_index();
+            Ok(st.timer_begin_frame())
+        })?;
         let encoder = self
             .ctx
             .device()
@@ -160,7 +160,7 @@ impl Gpu {
             start,
             before,
             timer,
-            timed: SmallVec::new(),
+            timed: TimedPasses::new(),
             open: true,
         })
     }
@@ -206,8 +206,9 @@ impl<'g> Frame<'g> {
     ) -> Result<()> {
         let desc = desc.into();
         let target = desc.target;
+        self.gpu.check_target(target, "recording a pass")?;
         let timestamp_index = match &self.timer {
-            Some(_) if self.timed.len() < crate::timing::MAX_TIMED_PASSES => {
+            Some(_) if self.timed.len() < MAX_TIMED_PASSES => {
                 self.timed.push(desc.label.to_owned());
                 Some((self.timed.len() - 1) as u32)
             }
@@ -269,17 +270,20 @@ impl<'g> Frame<'g> {
         if let Some([x, y, w, h]) = desc.scissor {
             rpass.set_scissor_rect(x, y, w, h);
         }
-        let mut lock = gpu.shared.lock_for_pass();
-        let sig_id = lock.state().sig_id(target.signature());
-        // Draws recorded into it may bind memoized uniform slots (`State::record_hot`).
-        lock.state().engine.memos_in_use();
+        let held = gpu.shared.hold();
+        let signature_id = {
+            let mut st = held.borrow_mut();
+            // Draws recorded into it may bind memoized uniform slots (`State::record_fast`).
+            st.engine.memos_in_use();
+            st.signature_id(target.signature())
+        };
         let mut pass = Pass {
-            gpu_id: gpu.identity(),
-            lock,
+            gpu_id: gpu.id(),
+            held,
             rpass,
             sig: target.signature(),
-            sig_id,
-            bound: Bound::default(),
+            signature_id,
+            bound: PassBindings::default(),
         };
         let result = record(&mut pass);
         pass.bound.flush(gpu.ctx.stats());
@@ -299,9 +303,9 @@ impl<'g> Frame<'g> {
         });
         let mut pass = ComputePass {
             gpu,
-            lock: gpu.shared.lock_for_pass(),
+            held: gpu.shared.hold(),
             cpass,
-            bound: Bound::default(),
+            bound: PassBindings::default(),
             pipeline: 0,
         };
         let result = record(&mut pass);
@@ -317,45 +321,43 @@ impl<'g> Frame<'g> {
             return Err(FrameError::AlreadyOpen.into());
         };
         let timed = std::mem::take(&mut self.timed);
-        let mut st = gpu.shared.lock();
-        let ring = st.timer_resolve(&mut encoder, timed.len() as u32);
-        drop(st);
+        let ring = gpu.with_state(|st| st.timer_resolve(&mut encoder, timed.len() as u32));
         let finished = gpu
             .ctx
             .scoped("CommandEncoder::finish", Some("vgpu frame"), |_| {
                 encoder.finish()
             });
         let encode = self.start.elapsed();
-        let mut st = gpu.shared.lock();
-        let cmd = match finished {
-            Ok(cmd) => cmd,
-            Err(e) => {
-                st.engine.cancel_submission();
-                st.after_submission();
-                return Err(e.into());
+        let (submit, submitted) = gpu.with_state(|st| -> Result<_> {
+            let cmd = match finished {
+                Ok(cmd) => cmd,
+                Err(e) => {
+                    st.engine.cancel_submission();
+                    st.after_submission();
+                    return Err(e.into());
+                }
+            };
+            let t = Instant::now();
+            st.engine.finish_submission()?;
+            // Scoped: a resource destroyed after it was recorded fails here, with wgpu's
+            // description.
+            let submitted = gpu.ctx.scoped("Queue::submit", Some("vgpu frame"), |_| {
+                gpu.ctx.submit([cmd]);
+            });
+            let submit = t.elapsed();
+            if submitted.is_ok() {
+                let frame_index = st.frame_index();
+                st.timer_after_submit(ring, timed, frame_index);
             }
-        };
-        let t = Instant::now();
-        st.engine.finish_submission()?;
-        // Scoped: a resource destroyed after it was recorded fails here, with wgpu's description.
-        let submitted = gpu.ctx.scoped("Queue::submit", Some("vgpu frame"), |_| {
-            gpu.ctx.submit([cmd]);
-        });
-        let submit = t.elapsed();
-        let frame_index = st.frame_index;
-        if submitted.is_ok() {
-            st.timer_after_submit(ring, timed, frame_index);
-        }
-        st.after_submission();
-        drop(st);
+            st.after_submission();
+            Ok((submit, submitted))
+        })?;
         submitted?;
-        let st = gpu.shared.lock();
-        let index = st.frame_index;
-        let (gpu_frame_index, gpu_passes) = match &st.gpu_times {
-            Some((i, p)) => (Some(*i), Some(p.clone())),
+        let (index, gpu_times) = gpu.with_state(|st| (st.frame_index(), st.gpu_times()));
+        let (gpu_frame_index, gpu_passes) = match gpu_times {
+            Some((i, p)) => (Some(i), Some(p)),
             None => (None, None),
         };
-        drop(st);
         Ok(FrameReport {
             index,
             stats: gpu.ctx.stats().snapshot() - self.before,
@@ -378,9 +380,10 @@ impl<'g> Frame<'g> {
         }
         self.open = false;
         self.encoder = None;
-        let mut st = self.gpu.shared.lock();
-        st.engine.cancel_submission();
-        st.after_submission();
+        self.gpu.with_state(|st| {
+            st.engine.cancel_submission();
+            st.after_submission();
+        });
     }
 }
 
@@ -392,14 +395,15 @@ impl Drop for Frame<'_> {
 
 /// A render pass being recorded.
 pub struct Pass<'p> {
-    /// [`Gpu::identity`] of the recording `Gpu`.
-    gpu_id: usize,
-    lock: PassLock<'p>,
+    /// The recording `Gpu`'s id.
+    gpu_id: GpuId,
+    /// The state, held for the pass (borrowed once per recorded draw).
+    held: HeldState<'p>,
     rpass: wgpu::RenderPass<'p>,
     sig: TargetSignature,
-    /// `sig` interned (pipelines memoized per draw compare this id).
-    sig_id: u32,
-    bound: Bound,
+    /// `sig` interned (fast records compare this id).
+    signature_id: u32,
+    bound: PassBindings,
 }
 
 impl std::fmt::Debug for Pass<'_> {
@@ -416,10 +420,15 @@ impl<'p> Pass<'p> {
     #[inline(always)]
     pub fn draw(&mut self, draw: &Draw) -> Result<()> {
         if draw.gpu_id != self.gpu_id {
-            return Err(foreign("draw", &draw.inner.label));
+            return Err(foreign_gpu("draw", &draw.inner.label, "recording the pass"));
         }
-        let state = self.lock.state();
-        if state.record_hot(draw.key, &mut self.rpass, &mut self.bound, self.sig_id) {
+        let mut state = self.held.borrow_mut();
+        if state.record_fast(
+            draw.key,
+            &mut self.rpass,
+            &mut self.bound,
+            self.signature_id,
+        ) {
             return Ok(());
         }
         state.record_draw(
@@ -427,7 +436,7 @@ impl<'p> Pass<'p> {
             &mut self.rpass,
             &mut self.bound,
             self.sig,
-            self.sig_id,
+            self.signature_id,
             None,
         )
     }
@@ -435,14 +444,14 @@ impl<'p> Pass<'p> {
     /// Records `draw` with explicit vertex (or index) and instance ranges.
     pub fn draw_with(&mut self, draw: &Draw, range: DrawRange) -> Result<()> {
         if draw.gpu_id != self.gpu_id {
-            return Err(foreign("draw", &draw.inner.label));
+            return Err(foreign_gpu("draw", &draw.inner.label, "recording the pass"));
         }
-        self.lock.state().record_draw(
+        self.held.borrow_mut().record_draw(
             draw.key,
             &mut self.rpass,
             &mut self.bound,
             self.sig,
-            self.sig_id,
+            self.signature_id,
             Some(&range),
         )
     }
@@ -450,6 +459,9 @@ impl<'p> Pass<'p> {
     /// Replays a bundle. Fails with `VGPU-BUNDLE-STALE` if a resource it recorded was destroyed
     /// or a draw in it was rebound, and `VGPU-BUNDLE-SIGNATURE` for another target signature.
     pub fn execute(&mut self, bundle: &Bundle) -> Result<()> {
+        if bundle.gpu_id() != self.gpu_id {
+            return Err(foreign_gpu("bundle", bundle.label(), "recording the pass"));
+        }
         bundle.check(self.sig)?;
         self.rpass.execute_bundles(std::iter::once(bundle.raw()));
         self.bound.reset();
@@ -482,9 +494,10 @@ impl<'p> Pass<'p> {
 /// A compute pass being recorded.
 pub struct ComputePass<'p> {
     gpu: &'p Gpu,
-    lock: PassLock<'p>,
+    /// The state, held for the pass (borrowed once per dispatch).
+    held: HeldState<'p>,
     cpass: wgpu::ComputePass<'p>,
-    bound: Bound,
+    bound: PassBindings,
     pipeline: u64,
 }
 
@@ -520,12 +533,14 @@ impl ComputePass<'_> {
         buffer: &crate::Buffer,
         offset: u64,
     ) -> Result<()> {
+        self.gpu
+            .check_buffer(buffer, "dispatching indirect from it")?;
         buffer.check_live()?;
         if !buffer.usage().contains(wgpu::BufferUsages::INDIRECT)
             || !offset.is_multiple_of(4)
             || offset.checked_add(12).is_none_or(|end| end > buffer.size())
         {
-            return Err(crate::BufferError::Range {
+            return Err(crate::error::BufferError::Range {
                 label: buffer.label().to_owned(),
                 what: "indirect dispatch arguments",
                 expected: format!(
@@ -543,10 +558,14 @@ impl ComputePass<'_> {
     }
 
     fn prepare(&mut self, compute: &Compute) -> Result<()> {
-        if compute.inner.gpu.identity() != self.gpu.identity() {
-            return Err(foreign("compute", &compute.inner.label));
+        if compute.inner.gpu.id() != self.gpu.id() {
+            return Err(foreign_gpu(
+                "compute",
+                &compute.inner.label,
+                "recording the compute pass",
+            ));
         }
-        let st = self.lock.state();
+        let mut st = self.held.borrow_mut();
         let key = compute.inner.key;
         if let Some((id, pipeline)) = st.compute_pipeline(key)? {
             if self.pipeline != id {
@@ -559,17 +578,4 @@ impl ComputePass<'_> {
         self.bound.operations += 1;
         Ok(())
     }
-}
-
-/// Shared by `Frame` and the timing code: a pass label list.
-pub(crate) type TimedPasses = SmallVec<[String; 8]>;
-
-/// The error for an operation recorded by another `Gpu` than the one that created it.
-#[cold]
-pub(crate) fn foreign(kind: &'static str, label: &str) -> crate::Error {
-    crate::error::FrameError::ForeignGpu {
-        kind,
-        label: label.to_owned(),
-    }
-    .into()
 }

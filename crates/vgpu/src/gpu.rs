@@ -1,24 +1,12 @@
-//! [`Gpu`]: the headless device and everything the framework keeps per device.
+//! [`Gpu`]: the headless device, and the handle every other handle is created from.
 
-use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
+use std::sync::Arc;
 
-use std::collections::VecDeque;
-
-use ahash::AHashMap;
-use slotmap::{SecondaryMap, SlotMap};
-use smallvec::SmallVec;
-use vgpu_bind::{BindingStore, ResourceKey};
-use vgpu_uniforms::{BufferKey, EngineConfig, OwnerKey, UniformEngine};
-
-use crate::draw::{OpKey, OpState};
-use crate::pipeline::PipelineKey;
-use crate::program::{Program, ProgramKey};
-use crate::timing::GpuTimer;
-use crate::uniforms::BlockState;
 use vgpu_core::{BackendChoice, ContextOptions, GpuContext, StatsSnapshot, UncapturedError};
 
+use crate::descriptors::GpuId;
 use crate::error::Result;
-use crate::texture::{Sampler, SamplerDesc};
+use crate::state::{SharedState, State};
 
 /// How to create a [`Gpu`]. `Default` reads nothing from the environment: see
 /// [`GpuOptions::from_env`].
@@ -80,21 +68,28 @@ impl GpuOptions {
 
 /// A headless GPU device with vgpu's caches and counters. Cheap to clone (two `Arc`s).
 ///
-/// All handles created from a `Gpu` (draws, uniforms blocks, buffers, targets) share its state.
-/// Every method takes `&self`; internal state sits behind one mutex taken for the duration of a
-/// single call (a `set`, a recorded draw), never across user code.
+/// All handles created from a `Gpu` (draws, uniforms blocks, buffers, targets) share its state
+/// and carry its identity: giving one to another `Gpu` is refused with `VGPU-FOREIGN-GPU`.
+/// Every method takes `&self`; internal state sits behind one lock taken for the duration of a
+/// single call (a `set`, a recorded pass), never across user code except a pass's own closure
+/// on the thread recording it.
 #[derive(Clone)]
 pub struct Gpu {
     pub(crate) ctx: Arc<GpuContext>,
-    pub(crate) shared: Arc<Shared>,
+    pub(crate) shared: Arc<SharedState>,
 }
 
 impl Gpu {
-    /// Identifies this `Gpu` (and its clones) while it lives: operation keys are only
-    /// meaningful in the state of the `Gpu` that created them.
+    /// Identifies this `Gpu` (and its clones) for the life of the process.
     #[inline]
-    pub(crate) fn identity(&self) -> usize {
-        Arc::as_ptr(&self.shared) as usize
+    pub(crate) fn id(&self) -> GpuId {
+        self.shared.id
+    }
+
+    /// Runs `f` on the locked state (see `state/lock.rs`).
+    #[inline]
+    pub(crate) fn with_state<R>(&self, f: impl FnOnce(&mut State) -> R) -> R {
+        self.shared.with(f)
     }
 }
 
@@ -103,204 +98,6 @@ impl std::fmt::Debug for Gpu {
         f.debug_struct("Gpu")
             .field("ctx", &self.ctx)
             .finish_non_exhaustive()
-    }
-}
-
-/// State shared by a `Gpu` and every handle it created.
-pub(crate) struct Shared {
-    pub(crate) state: Mutex<State>,
-}
-
-/// A `Shared` whose state this thread holds through a [`PassLock`], and that state.
-type Held = (*const Shared, *mut State);
-
-thread_local! {
-    /// Every `Shared` whose state this thread holds through a [`PassLock`], innermost last
-    /// (passes of several `Gpu`s can nest).
-    static HELD: std::cell::RefCell<SmallVec<[Held; 4]>> =
-        std::cell::RefCell::new(SmallVec::new());
-}
-
-/// The state of `shared` if this thread holds it through a [`PassLock`].
-#[inline]
-fn held_state(shared: &Shared) -> Option<*mut State> {
-    HELD.with(|h| {
-        h.borrow()
-            .iter()
-            .rev()
-            .find(|(s, _)| std::ptr::eq(*s, shared))
-            .map(|&(_, state)| state)
-    })
-}
-
-impl Shared {
-    /// Locks the state. A poisoned lock (a panic while it was held) is recovered: every mutation
-    /// of the state is completed or rolled back before user code can run.
-    ///
-    /// Re-entrant on the thread that holds a [`PassLock`] of this `Shared` (calls such as
-    /// `draw.set` inside a pass closure): the state is then reached through the pass's lock.
-    #[inline]
-    pub(crate) fn lock(&self) -> StateGuard<'_> {
-        if let Some(state) = held_state(self) {
-            return StateGuard::Reentrant(state, std::marker::PhantomData);
-        }
-        StateGuard::Locked(std::mem::ManuallyDrop::new(
-            self.state.lock().unwrap_or_else(PoisonError::into_inner),
-        ))
-    }
-
-    /// Locks the state for the duration of a pass (see [`PassLock`]).
-    pub(crate) fn lock_for_pass(&self) -> PassLock<'_> {
-        if let Some(state) = held_state(self) {
-            // Already held by an enclosing pass on this thread: share it.
-            return PassLock { guard: None, state };
-        }
-        let mut guard = self.state.lock().unwrap_or_else(PoisonError::into_inner);
-        let state: *mut State = &mut *guard;
-        HELD.with(|h| h.borrow_mut().push((self as *const Shared, state)));
-        PassLock {
-            guard: Some(guard),
-            state,
-        }
-    }
-}
-
-/// The state held by a pass (or bundle recording) from its start to its end, so recording a draw
-/// takes no lock. Other vgpu calls made by the same thread meanwhile (`draw.set`, `camera.set`)
-/// reach the state through this lock; other threads wait for the pass to end.
-///
-/// Invariant: all access to the state while this lock lives goes through `state` (the guard is
-/// never dereferenced again), and no `&mut State` obtained through it outlives the vgpu call that
-/// made it; vgpu never calls user code while holding one.
-pub(crate) struct PassLock<'a> {
-    guard: Option<MutexGuard<'a, State>>,
-    state: *mut State,
-}
-
-impl PassLock<'_> {
-    /// The state, for the duration of one vgpu call.
-    #[inline]
-    pub(crate) fn state(&mut self) -> &mut State {
-        // SAFETY: `state` points into the locked mutex (held by `guard` or an enclosing pass's
-        // lock on this thread); see the type's invariant for exclusivity.
-        unsafe { &mut *self.state }
-    }
-}
-
-impl Drop for PassLock<'_> {
-    fn drop(&mut self) {
-        if self.guard.is_none() {
-            return;
-        }
-        // Pass locks end in the reverse order they began: this one is innermost.
-        HELD.with(|h| h.borrow_mut().pop());
-        let deferred = std::mem::take(&mut self.state().deferred);
-        drop(self.guard.take());
-        drop(deferred);
-    }
-}
-
-/// The locked state. Handles released while it is held (a uniforms block or buffer whose last
-/// binding went away) are dropped after the lock is released, since their own `Drop` locks it.
-pub(crate) enum StateGuard<'a> {
-    Locked(std::mem::ManuallyDrop<MutexGuard<'a, State>>),
-    Reentrant(*mut State, std::marker::PhantomData<&'a mut State>),
-}
-
-impl std::ops::Deref for StateGuard<'_> {
-    type Target = State;
-    #[inline]
-    fn deref(&self) -> &State {
-        match self {
-            StateGuard::Locked(g) => g,
-            // SAFETY: see `PassLock`'s invariant.
-            StateGuard::Reentrant(p, _) => unsafe { &**p },
-        }
-    }
-}
-
-impl std::ops::DerefMut for StateGuard<'_> {
-    #[inline]
-    fn deref_mut(&mut self) -> &mut State {
-        match self {
-            StateGuard::Locked(g) => g,
-            // SAFETY: see `PassLock`'s invariant.
-            StateGuard::Reentrant(p, _) => unsafe { &mut **p },
-        }
-    }
-}
-
-impl Drop for StateGuard<'_> {
-    #[inline]
-    fn drop(&mut self) {
-        let StateGuard::Locked(guard) = self else {
-            return;
-        };
-        let deferred = if guard.deferred.is_empty() {
-            Vec::new()
-        } else {
-            std::mem::take(&mut guard.deferred)
-        };
-        // SAFETY: the guard is dropped exactly once, here, and never used afterwards.
-        unsafe { std::mem::ManuallyDrop::drop(guard) };
-        drop(deferred);
-    }
-}
-
-/// Everything vgpu caches per device.
-pub(crate) struct State {
-    pub(crate) ctx: Arc<GpuContext>,
-    pub(crate) engine: UniformEngine,
-    pub(crate) bind: BindingStore,
-    pub(crate) samplers: AHashMap<SamplerDesc, Sampler>,
-    /// Operations created one after another sit next to each other; a lookup is one bounds
-    /// check and one version compare.
-    pub(crate) ops: SlotMap<OpKey, OpState>,
-    pub(crate) programs: AHashMap<ProgramKey, Arc<Program>>,
-    pub(crate) pipelines: AHashMap<PipelineKey, (u64, wgpu::RenderPipeline)>,
-    pub(crate) compute_pipelines: AHashMap<u64, (u64, wgpu::ComputePipeline)>,
-    pub(crate) blocks: SecondaryMap<OwnerKey, BlockState>,
-    /// Registry keys of the capture engine's page and storage buffers.
-    pub(crate) page_res: AHashMap<BufferKey, ResourceKey>,
-    /// How many bindings use each user resource.
-    pub(crate) res_refs: AHashMap<ResourceKey, u32>,
-    /// User resources no binding uses any more, oldest first.
-    pub(crate) idle_resources: VecDeque<ResourceKey>,
-    pub(crate) frame_index: u64,
-    pub(crate) gpu_timing: bool,
-    pub(crate) timer: Option<GpuTimer>,
-    pub(crate) gpu_times: Option<(u64, Vec<(String, std::time::Duration)>)>,
-    /// Interned target signatures (id = index + 1).
-    pub(crate) signatures: Vec<crate::TargetSignature>,
-    /// Released slots whose handles must be dropped after the lock (see [`StateGuard`]).
-    pub(crate) deferred: Vec<crate::draw::Slot>,
-    /// While a `set_all` runs: the slots it replaced, by binding index, in order.
-    pub(crate) replaced: Option<Vec<(usize, crate::draw::Slot)>>,
-    next_id: u64,
-}
-
-impl State {
-    /// A fresh id for programs and pipelines (never 0, never reused).
-    pub(crate) fn next_id(&mut self) -> u64 {
-        self.next_id += 1;
-        self.next_id
-    }
-
-    /// End-of-submission housekeeping: drop bind groups evicted during the frame, and unregister
-    /// engine buffers released by it (evicting exactly the bind groups that used them).
-    pub(crate) fn after_submission(&mut self) {
-        let State {
-            engine,
-            bind,
-            page_res,
-            ..
-        } = self;
-        for released in engine.drain_released() {
-            if let Some(res) = page_res.remove(&released) {
-                bind.destroy(res);
-            }
-        }
-        bind.release_retired();
     }
 }
 
@@ -328,39 +125,10 @@ impl Gpu {
 
     /// Wraps an existing context (shares its counters).
     pub fn from_context(ctx: Arc<GpuContext>) -> Gpu {
-        let state = State {
-            ctx: ctx.clone(),
-            engine: UniformEngine::new(ctx.clone(), EngineConfig::default()),
-            bind: BindingStore::new(ctx.clone()),
-            samplers: AHashMap::default(),
-            ops: SlotMap::with_key(),
-            programs: AHashMap::default(),
-            pipelines: AHashMap::default(),
-            compute_pipelines: AHashMap::default(),
-            blocks: SecondaryMap::new(),
-            page_res: AHashMap::default(),
-            res_refs: AHashMap::default(),
-            idle_resources: VecDeque::new(),
-            frame_index: 0,
-            gpu_timing: true,
-            timer: None,
-            gpu_times: None,
-            signatures: Vec::new(),
-            deferred: Vec::new(),
-            replaced: None,
-            next_id: 0,
-        };
         Gpu {
-            shared: Arc::new(Shared {
-                state: Mutex::new(state),
-            }),
+            shared: State::new_shared(ctx.clone()),
             ctx,
         }
-    }
-
-    #[inline]
-    pub(crate) fn lock_state(&self) -> Result<StateGuard<'_>> {
-        Ok(self.shared.lock())
     }
 
     /// The device choke point: raw device and queue, limits, counters.
@@ -404,17 +172,17 @@ impl Gpu {
     /// Turns per-pass GPU timing (timestamp queries, read back a frame or two late) on or off.
     /// On by default where the adapter supports timestamp queries.
     pub fn set_gpu_timing(&self, enabled: bool) {
-        self.shared.lock().gpu_timing = enabled;
+        self.with_state(|st| st.set_gpu_timing(enabled));
     }
 
     /// Live entries of the bind-group cache.
     pub fn cached_bind_groups(&self) -> usize {
-        self.shared.lock().bind.len()
+        self.with_state(|st| st.bind.len())
     }
 
     /// Gauges of the capture engine (owners, pages, slots).
     pub fn uniform_gauges(&self) -> vgpu_uniforms::EngineGauges {
-        self.shared.lock().engine.gauges()
+        self.with_state(|st| st.engine.gauges())
     }
 
     /// Blocks until all submitted GPU work is done.

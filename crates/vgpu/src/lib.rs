@@ -12,6 +12,26 @@
 //! assert_eq!(target.size(), (8, 8));
 //! # Ok::<(), vgpu::Error>(())
 //! ```
+//!
+//! ## Structure
+//!
+//! Two floors, arrows pointing down only:
+//! - **handles** (`gpu`, `draw`, `compute`, `effect`, `uniforms`, `buffer`, `texture`, `target`,
+//!   `bundle`, `frame`, `shader`, `bind`): the public types; each method checks its arguments
+//!   (handles of another `Gpu` are refused), lowers them, locks the state and delegates;
+//! - **`state/`** (private): the state and its lock, operation records and their memo, binding
+//!   assignment, recording, pipelines, timing; it holds records, never a handle;
+//! - both use the plain modules `descriptors`, `error` and `readback`.
+//!
+//! ## Capture vocabulary
+//!
+//! - **owner**: a value's home in the capture engine (a `SharedUniforms` block, or a value set on
+//!   one binding of a draw); its **revision** moves when a set changes its bytes.
+//! - **home slot**: the owner's persistent (page, offset); the first revision bound in a frame
+//!   goes there. **Retained slots**: further slots an owner keeps across frames for values that
+//!   repeat (a camera per pass), matched by content.
+//! - **stamp**: a per-owner number that moves whenever the owner's slot could move; a **memo**
+//!   (a draw's fast record) binds the slot it remembered while the stamp holds.
 
 #![cfg_attr(not(test), warn(clippy::unwrap_used))]
 
@@ -19,35 +39,34 @@ mod bind;
 mod buffer;
 mod bundle;
 mod compute;
+mod descriptors;
 mod draw;
 mod effect;
 pub mod error;
 mod frame;
 mod gpu;
-mod pipeline;
-mod program;
 mod readback;
-mod record;
-mod set;
 mod shader;
+mod state;
 mod target;
 mod texture;
-mod timing;
 mod uniforms;
 
 pub use bind::Bind;
-pub use buffer::{Buffer, BufferDesc, BufferError};
+pub use buffer::{Buffer, BufferDesc};
 pub use bundle::{Bundle, BundleRecorder};
 pub use compute::{Compute, ComputeDesc};
-pub use draw::{DepthState, Draw, DrawDesc, IndexBuffer, VertexBuffer};
+pub use descriptors::{DepthState, DrawRange, SamplerDesc, TargetSignature};
+pub use draw::{Draw, DrawDesc, IndexBuffer, VertexBuffer};
 pub use effect::{Effect, FULLSCREEN_VERTEX};
-pub use error::{BindingError, Error, FrameError, Result, TargetError};
+pub use error::{
+    BindingError, BufferError, Error, ForeignGpuError, FrameError, Result, TargetError,
+};
 pub use frame::{ComputePass, Frame, FrameReport, Pass, PassDesc};
 pub use gpu::{Gpu, GpuOptions};
-pub use record::DrawRange;
 pub use shader::Shader;
-pub use target::{RgbaImage, Target, TargetDesc, TargetSignature};
-pub use texture::{Sampler, SamplerDesc, Texture, TextureDesc};
+pub use target::{RgbaImage, Target, TargetDesc};
+pub use texture::{Sampler, Texture, TextureDesc};
 pub use uniforms::{SharedUniforms, ValueArg};
 pub use vgpu_core::{BackendChoice, DeviceError, ErrorCode, StatsSnapshot, UncapturedError};
 pub use vgpu_core::{PackContext, SetError, ShaderError, TypeLayout, Value, value};

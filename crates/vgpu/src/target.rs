@@ -3,11 +3,11 @@
 
 use std::sync::Arc;
 
-use vgpu_core::GpuContext;
-
+use crate::descriptors::TargetSignature;
 use crate::error::{Result, TargetError};
 use crate::gpu::Gpu;
 use crate::readback;
+use crate::state::TargetRecord;
 
 /// Describes a [`Target`]. `Default`: 1×1 `Rgba8Unorm`, no depth, one sample.
 #[derive(Clone, Debug)]
@@ -84,32 +84,10 @@ impl TargetDesc {
     }
 }
 
-/// What a pipeline must match to render into a target: its formats and sample count.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct TargetSignature {
-    /// Color format, if any.
-    pub color: Option<wgpu::TextureFormat>,
-    /// Depth format, if any.
-    pub depth: Option<wgpu::TextureFormat>,
-    /// Sample count.
-    pub samples: u32,
-}
-
-#[derive(Debug)]
-pub(crate) struct TargetInner {
-    pub(crate) label: String,
-    pub(crate) size: (u32, u32),
-    pub(crate) color: Option<(wgpu::Texture, wgpu::TextureView)>,
-    pub(crate) msaa_view: Option<wgpu::TextureView>,
-    pub(crate) depth: Option<(wgpu::Texture, wgpu::TextureView)>,
-    pub(crate) signature: TargetSignature,
-    ctx: Arc<GpuContext>,
-}
-
 /// An offscreen render target. Cheap to clone (an `Arc`).
 #[derive(Clone, Debug)]
 pub struct Target {
-    pub(crate) inner: Arc<TargetInner>,
+    pub(crate) inner: Arc<TargetRecord>,
 }
 
 /// Tightly packed RGBA8 pixels read back from a target.
@@ -289,7 +267,7 @@ impl Gpu {
             None => None,
         };
         Ok(Target {
-            inner: Arc::new(TargetInner {
+            inner: Arc::new(TargetRecord {
                 label: desc.label.clone(),
                 size: (desc.width, desc.height),
                 color,
@@ -301,8 +279,21 @@ impl Gpu {
                     samples: desc.sample_count,
                 },
                 ctx: ctx.clone(),
+                gpu: self.id(),
             }),
         })
+    }
+
+    /// `VGPU-FOREIGN-GPU` unless `target` was created by this `Gpu`.
+    pub(crate) fn check_target(&self, target: &Target, used_by: &str) -> Result<()> {
+        if target.inner.gpu != self.id() {
+            return Err(crate::error::foreign_gpu(
+                "target",
+                target.label(),
+                used_by.to_owned(),
+            ));
+        }
+        Ok(())
     }
 }
 

@@ -2,8 +2,10 @@
 
 use std::sync::Arc;
 
-use crate::error::Result;
+use crate::descriptors::SamplerDesc;
+use crate::error::{BufferError, Result};
 use crate::gpu::Gpu;
+use crate::state::{SamplerRecord, TextureRecord};
 
 /// Describes a 2D [`Texture`]. `Default`: 1×1 `Rgba8Unorm`, one mip level.
 #[derive(Clone, Debug)]
@@ -32,17 +34,10 @@ impl Default for TextureDesc {
     }
 }
 
-#[derive(Debug)]
-pub(crate) struct TextureInner {
-    pub(crate) texture: wgpu::Texture,
-    pub(crate) view: wgpu::TextureView,
-    pub(crate) label: String,
-}
-
 /// A sampled (or storage) 2D texture. Cheap to clone (an `Arc`).
 #[derive(Clone, Debug)]
 pub struct Texture {
-    pub(crate) inner: Arc<TextureInner>,
+    pub(crate) inner: Arc<TextureRecord>,
 }
 
 impl Gpu {
@@ -68,10 +63,11 @@ impl Gpu {
         })?;
         let view = texture.create_view(&Default::default());
         Ok(Texture {
-            inner: Arc::new(TextureInner {
+            inner: Arc::new(TextureRecord {
                 texture,
                 view,
                 label: desc.label.clone(),
+                gpu: self.id(),
             }),
         })
     }
@@ -85,9 +81,8 @@ impl Gpu {
 
     /// A sampler. Equal descriptors return the same cached sampler (no new wgpu object).
     pub fn sampler(&self, desc: &SamplerDesc) -> Result<Sampler> {
-        let mut state = self.lock_state()?;
-        if let Some(s) = state.samplers.get(desc) {
-            return Ok(s.clone());
+        if let Some(inner) = self.with_state(|st| st.cached_sampler(desc)) {
+            return Ok(Sampler { inner });
         }
         let sampler = self.ctx.create_sampler(&wgpu::SamplerDescriptor {
             label: Some("vgpu sampler"),
@@ -100,14 +95,20 @@ impl Gpu {
             compare: desc.compare,
             ..Default::default()
         })?;
-        let s = Sampler {
-            inner: Arc::new(SamplerInner {
-                sampler,
-                desc: *desc,
-            }),
-        };
-        state.samplers.insert(*desc, s.clone());
-        Ok(s)
+        let inner = Arc::new(SamplerRecord {
+            sampler,
+            desc: *desc,
+            gpu: self.id(),
+        });
+        // Another thread may have created one meanwhile: the first cached wins.
+        let inner = self.with_state(|st| match st.cached_sampler(desc) {
+            Some(existing) => existing,
+            None => {
+                st.cache_sampler(*desc, inner.clone());
+                inner
+            }
+        });
+        Ok(Sampler { inner })
     }
 }
 
@@ -134,12 +135,20 @@ impl Texture {
     }
 
     /// Replaces the whole texture's contents with `data` (tightly packed rows).
+    /// Fails with `VGPU-FOREIGN-GPU` if `gpu` did not create the texture.
     pub fn write(&self, gpu: &Gpu, data: &[u8]) -> Result<()> {
+        if self.inner.gpu != gpu.id() {
+            return Err(crate::error::foreign_gpu(
+                "texture",
+                &self.inner.label,
+                "writing it",
+            ));
+        }
         let (w, h) = self.size();
         let block = self.format().block_copy_size(None).unwrap_or(0);
         let expected = u64::from(w) * u64::from(h) * u64::from(block);
         if block == 0 || data.len() as u64 != expected {
-            return Err(crate::buffer::BufferError::Range {
+            return Err(BufferError::Range {
                 label: self.inner.label.clone(),
                 what: "texture data length",
                 expected: format!("{expected} bytes ({w}x{h} texels of {block} bytes)"),
@@ -165,62 +174,10 @@ impl Texture {
     }
 }
 
-/// Describes a [`Sampler`]; hashable so samplers are cached by descriptor. `Default`: clamp to
-/// edge, linear filtering, no comparison.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct SamplerDesc {
-    /// Address mode for u, v and w.
-    pub address_mode: wgpu::AddressMode,
-    /// Magnification filter.
-    pub mag_filter: wgpu::FilterMode,
-    /// Minification filter.
-    pub min_filter: wgpu::FilterMode,
-    /// Mipmap filter.
-    pub mipmap_filter: wgpu::MipmapFilterMode,
-    /// Comparison function, for `sampler_comparison` (shadow maps).
-    pub compare: Option<wgpu::CompareFunction>,
-}
-
-impl Default for SamplerDesc {
-    fn default() -> Self {
-        SamplerDesc {
-            address_mode: wgpu::AddressMode::ClampToEdge,
-            mag_filter: wgpu::FilterMode::Linear,
-            min_filter: wgpu::FilterMode::Linear,
-            mipmap_filter: wgpu::MipmapFilterMode::Nearest,
-            compare: None,
-        }
-    }
-}
-
-impl SamplerDesc {
-    /// Nearest filtering.
-    pub fn nearest() -> Self {
-        SamplerDesc {
-            mag_filter: wgpu::FilterMode::Nearest,
-            min_filter: wgpu::FilterMode::Nearest,
-            ..Default::default()
-        }
-    }
-    /// A comparison sampler for shadow maps (`LessEqual`, linear).
-    pub fn shadow() -> Self {
-        SamplerDesc {
-            compare: Some(wgpu::CompareFunction::LessEqual),
-            ..Default::default()
-        }
-    }
-}
-
-#[derive(Debug)]
-pub(crate) struct SamplerInner {
-    pub(crate) sampler: wgpu::Sampler,
-    pub(crate) desc: SamplerDesc,
-}
-
 /// A sampler. Cheap to clone (an `Arc`).
 #[derive(Clone, Debug)]
 pub struct Sampler {
-    pub(crate) inner: Arc<SamplerInner>,
+    pub(crate) inner: Arc<SamplerRecord>,
 }
 
 impl Sampler {

@@ -13,40 +13,18 @@
 use std::sync::Arc;
 
 use vgpu_core::value::Value;
-use vgpu_core::{PackContext, WritePlan};
-use vgpu_uniforms::{AddressSpace, OwnerKey};
+use vgpu_uniforms::OwnerKey;
 
 use crate::error::Result;
-use crate::gpu::{Gpu, State};
-
-/// How far a block's layout is known.
-#[derive(Debug, Default)]
-pub(crate) struct BlockState {
-    /// The write plan adopted from the first shader binding that bound the block.
-    pub(crate) plan: Option<Arc<WritePlan>>,
-    /// A value set before any shader gave the block a layout.
-    pub(crate) pending: Option<Value>,
-}
-
-pub(crate) struct BlockHandle {
-    pub(crate) gpu: Gpu,
-    pub(crate) owner: OwnerKey,
-    pub(crate) label: Arc<str>,
-}
-
-impl Drop for BlockHandle {
-    fn drop(&mut self) {
-        let mut st = self.gpu.shared.lock();
-        st.blocks.remove(self.owner);
-        let _ = st.engine.remove_owner(self.owner);
-    }
-}
+use crate::gpu::Gpu;
+use crate::state::BlockRecord;
 
 /// A uniform struct shared by many draws. Cheap to clone (an `Arc`); draws that bind it keep it
-/// alive.
+/// alive. Belongs to the `Gpu` that created it.
 #[derive(Clone)]
 pub struct SharedUniforms {
-    pub(crate) inner: Arc<BlockHandle>,
+    pub(crate) gpu: Gpu,
+    pub(crate) inner: Arc<BlockRecord>,
 }
 
 impl std::fmt::Debug for SharedUniforms {
@@ -59,7 +37,8 @@ impl std::fmt::Debug for SharedUniforms {
 
 impl Gpu {
     /// A uniforms block holding `value`. Its layout is adopted from the first shader binding it
-    /// is bound to (and checked against every later one); until then the value is kept as given
+    /// is bound to (and checked by shape against every later one: member names, types, offsets
+    /// and sizes, whatever the WGSL struct is called); until then the value is kept as given
     /// and validated at that first bind.
     pub fn uniforms(&self, value: Value) -> Result<SharedUniforms> {
         self.uniforms_labeled("uniforms", value)
@@ -67,39 +46,26 @@ impl Gpu {
 
     /// Like [`uniforms`](Self::uniforms), with a label for errors.
     pub fn uniforms_labeled(&self, label: &str, value: Value) -> Result<SharedUniforms> {
-        let mut st = self.shared.lock();
-        let owner = st.engine.create_owner(label, AddressSpace::Uniform);
-        st.blocks.insert(
-            owner,
-            BlockState {
-                plan: None,
-                pending: Some(value),
-            },
-        );
-        drop(st);
+        let owner = self.with_state(|st| st.create_block(label, value));
         Ok(self.block_handle(owner, label))
     }
 
     /// A uniforms block holding the bytes of a typed `bytemuck::Pod` value; its size is checked
     /// against the binding's type when bound.
     pub fn uniforms_pod<T: bytemuck::Pod>(&self, label: &str, value: &T) -> Result<SharedUniforms> {
-        let mut st = self.shared.lock();
-        let owner = st.engine.create_owner(label, AddressSpace::Uniform);
-        if let Err(e) = st.engine.set_bytes(owner, bytemuck::bytes_of(value)) {
-            let _ = st.engine.remove_owner(owner);
-            return Err(e.into());
-        }
-        st.blocks.insert(owner, BlockState::default());
-        drop(st);
+        let owner =
+            self.with_state(|st| st.create_block_bytes(label, bytemuck::bytes_of(value)))?;
         Ok(self.block_handle(owner, label))
     }
 
     fn block_handle(&self, owner: OwnerKey, label: &str) -> SharedUniforms {
         SharedUniforms {
-            inner: Arc::new(BlockHandle {
-                gpu: self.clone(),
+            gpu: self.clone(),
+            inner: Arc::new(BlockRecord {
                 owner,
-                label: Arc::from(label),
+                label: label.to_owned(),
+                gpu: self.id(),
+                shared: Arc::downgrade(&self.shared),
             }),
         }
     }
@@ -116,36 +82,24 @@ impl SharedUniforms {
     /// the open frame keep seeing the previous value.
     pub fn set<'a>(&self, value: impl Into<ValueArg<'a>>) -> Result<()> {
         let value = value.into();
-        let mut st = self.inner.gpu.shared.lock();
-        st.set_block_value(self.inner.owner, &self.inner.label, value.as_ref())
+        let (owner, label) = (self.inner.owner, &self.inner.label);
+        self.gpu
+            .with_state(|st| st.set_block_value(owner, label, value.as_ref()))
     }
 
     /// Sets the value from a typed `bytemuck::Pod` value (size checked against the adopted
     /// layout, or against the previous bytes).
     pub fn set_pod<T: bytemuck::Pod>(&self, value: &T) -> Result<()> {
-        let mut st = self.inner.gpu.shared.lock();
-        let bytes = bytemuck::bytes_of(value);
-        let plan = st.blocks.get(self.inner.owner).and_then(|b| b.plan.clone());
-        match plan {
-            Some(plan) => {
-                let cx = PackContext::new(&self.inner.label, &self.inner.label);
-                plan.check_pod_size(bytes.len(), &cx)?;
-                st.engine.set_bytes(self.inner.owner, bytes)?;
-            }
-            None => {
-                st.engine.set_bytes(self.inner.owner, bytes)?;
-                if let Some(b) = st.blocks.get_mut(self.inner.owner) {
-                    b.pending = None;
-                }
-            }
-        }
-        Ok(())
+        let (owner, label) = (self.inner.owner, &self.inner.label);
+        self.gpu
+            .with_state(|st| st.set_block_bytes(owner, label, bytemuck::bytes_of(value)))
     }
 
     /// The current revision (bumps exactly when a set changes the packed bytes).
     pub fn revision(&self) -> u64 {
-        let st = self.inner.gpu.shared.lock();
-        st.engine.revision(self.inner.owner).unwrap_or(0)
+        let owner = self.inner.owner;
+        self.gpu
+            .with_state(|st| st.engine.revision(owner).unwrap_or(0))
     }
 }
 
@@ -175,77 +129,5 @@ impl From<Value> for ValueArg<'_> {
 impl<'a> From<&'a Value> for ValueArg<'a> {
     fn from(v: &'a Value) -> Self {
         ValueArg::Borrowed(v)
-    }
-}
-
-impl State {
-    pub(crate) fn set_block_value(
-        &mut self,
-        owner: OwnerKey,
-        label: &str,
-        value: &Value,
-    ) -> Result<()> {
-        let Some(block) = self.blocks.get_mut(owner) else {
-            return Ok(());
-        };
-        match block.plan.clone() {
-            Some(plan) => {
-                let cx = PackContext::new(label, label);
-                self.engine.update(owner, |bytes| {
-                    plan.pack_partial(value, bytes, &cx)
-                        .map(|_| ())
-                        .map_err(crate::Error::from)
-                })?;
-            }
-            None => {
-                // No layout yet: keep the value; it is validated when first bound.
-                block.pending = Some(value.clone());
-            }
-        }
-        Ok(())
-    }
-
-    /// Gives a block the layout of the binding it is being bound to, or checks it matches.
-    pub(crate) fn adopt_block(
-        &mut self,
-        owner: OwnerKey,
-        block_label: &str,
-        plan: &Arc<WritePlan>,
-        draw_label: &str,
-        binding: &str,
-    ) -> Result<()> {
-        let Some(block) = self.blocks.get_mut(owner) else {
-            return Ok(());
-        };
-        if let Some(existing) = &block.plan {
-            if Arc::ptr_eq(existing, plan) || existing.layout() == plan.layout() {
-                return Ok(());
-            }
-            return Err(crate::error::BindingError::LayoutMismatch {
-                label: draw_label.to_owned(),
-                binding: binding.to_owned(),
-                block: block_label.to_owned(),
-                expected: format!("{} ({} bytes)", plan.layout().name, plan.size()),
-                actual: format!("{} ({} bytes)", existing.layout().name, existing.size()),
-            }
-            .into());
-        }
-        let cx = PackContext::new(draw_label, binding);
-        if let Some(value) = &block.pending {
-            let size = plan.packed_size(value, &cx)?;
-            self.engine.update_sized(owner, size, |bytes| {
-                plan.pack(value, bytes, &cx)
-                    .map(|_| ())
-                    .map_err(crate::Error::from)
-            })?;
-        } else {
-            let len = self.engine.bytes(owner).map_or(0, <[u8]>::len);
-            plan.check_pod_size(len, &cx)?;
-        }
-        if let Some(block) = self.blocks.get_mut(owner) {
-            block.pending = None;
-            block.plan = Some(plan.clone());
-        }
-        Ok(())
     }
 }

@@ -2,8 +2,8 @@
 //! resolution, bind-group lookup (memoized per operation), and skipping redundant
 //! `set_pipeline` / `set_bind_group` calls.
 //!
-//! The steady-state path of a simple draw in a pass (`State::record_hot`): one slotmap lookup,
-//! two compares for the draw's hot record, per group one stamp compare (the value's slot has not
+//! The steady-state path of a simple draw in a pass (`State::record_fast`): one slotmap lookup,
+//! two compares for the draw's fast record (see `memo.rs`), per group one stamp compare (the value's slot has not
 //! moved since it was memoized, see `UniformEngine::stamps`) and one compare with what is bound,
 //! a pipeline compare, then `draw`. Other operations take the full path: per group a resolve
 //! per value, a memo compare of the group's buffers, a compare with what is bound. Neither
@@ -14,13 +14,13 @@ use smallvec::SmallVec;
 use vgpu_bind::{BindEntry, BindGroupId, BindingStore, ResourceKey};
 use vgpu_uniforms::{BufferKey, OwnerKey, SlotRef, UniformEngine};
 
-use crate::draw::{
-    GroupMemo, HOT_GROUPS, MEMO_VALUES, OpHot, OpKey, OpState, RenderInfo, STATIC, Slot,
-};
+use super::State;
+use super::memo::{CachedGroup, FAST_GROUPS, FastRecord, MEMO_VALUES, PageGroup};
+use super::operation::{BindingContent, NO_DYNAMIC_OFFSET, OpKey, Operation};
+use super::program::Program;
+use super::resources::HeldResource;
+use crate::descriptors::{DrawRange, TargetSignature};
 use crate::error::{BindingError, Result};
-use crate::gpu::State;
-use crate::program::Program;
-use crate::target::TargetSignature;
 
 /// Most bind groups an operation may use (wgpu's `max_bind_groups` is at most 8).
 pub(crate) const MAX_GROUPS: usize = 8;
@@ -137,11 +137,11 @@ impl Recorder for wgpu::ComputePass<'_> {
 /// sharing a value that was set (a camera set before the pass) take the new offset without
 /// resolving each.
 #[derive(Clone, Copy, Debug, Default)]
-pub(crate) struct SharedSlot {
+pub(crate) struct ResolvedValue {
     stamp: u64,
-    idx: u32,
+    stamp_slot: u32,
     offset: u32,
-    id: u64,
+    group_id: u64,
 }
 
 #[derive(Clone, Copy, Debug, Default)]
@@ -153,7 +153,7 @@ struct BoundGroup {
 /// What a pass (or bundle) has bound, to skip identical sets, plus local counters flushed to
 /// the `Gpu` stats when the pass ends (no atomic per draw).
 #[derive(Debug, Default)]
-pub(crate) struct Bound {
+pub(crate) struct PassBindings {
     pipeline: u64,
     groups: [BoundGroup; MAX_GROUPS],
     /// Vertex buffers bound per slot: (buffer identity, offset).
@@ -167,11 +167,11 @@ pub(crate) struct Bound {
     pub(crate) set_pipeline_calls: u64,
     /// Owners pinned while recording a bundle (unpinned when the bundle is dropped).
     pub(crate) pinned: Option<Vec<OwnerKey>>,
-    /// Per hot-group index, the last owner slot resolved in this pass.
-    pub(crate) shared: [SharedSlot; HOT_GROUPS],
+    /// Per fast-group index, the last owner slot resolved in this pass.
+    pub(crate) resolved: [ResolvedValue; FAST_GROUPS],
 }
 
-impl Bound {
+impl PassBindings {
     /// Adds the local counters to the stats and zeroes them.
     pub(crate) fn flush(&mut self, stats: &vgpu_core::Stats) {
         stats
@@ -190,7 +190,7 @@ impl Bound {
 
     /// A fresh state for recording a bundle (owners get pinned).
     pub(crate) fn for_bundle() -> Self {
-        Bound {
+        PassBindings {
             pinned: Some(Vec::new()),
             ..Default::default()
         }
@@ -205,57 +205,51 @@ impl Bound {
     }
 }
 
-/// A draw's vertex/instance ranges.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct DrawRange {
-    /// Vertices (or indices, for indexed draws).
-    pub vertices: std::ops::Range<u32>,
-    /// Instances.
-    pub instances: std::ops::Range<u32>,
-}
-
 impl State {
     /// The steady-state record of a simple draw into a pass (not a bundle): from the
-    /// operation's hot record alone, while it is current. Returns `false`, having possibly set
+    /// operation's fast record alone, while it is current. Returns `false`, having possibly set
     /// bind groups but recorded no draw, when [`record_draw`](Self::record_draw) must run.
     ///
-    /// Per draw: one slotmap lookup, two compares for the hot record, per group a stamp compare
+    /// Per draw: one slotmap lookup, two compares for the fast record, per group a stamp compare
     /// and a compare with what is bound. A group whose owner's stamp moved (its value was set,
-    /// or bound to a snapshot slot in the last submission) resolves again (`revalidate`). The
+    /// or bound to a snapshot slot in the last submission) resolves again (`resolve_moved_values`). The
     /// pass has declared [`UniformEngine::memos_in_use`].
     #[inline(always)]
-    pub(crate) fn record_hot<R: Recorder>(
+    pub(crate) fn record_fast<R: Recorder>(
         &mut self,
         key: OpKey,
         rec: &mut R,
-        bound: &mut Bound,
-        sig_id: u32,
+        bound: &mut PassBindings,
+        signature_id: u32,
     ) -> bool {
-        let epoch = self.bind.eviction_epoch();
+        let epoch = self.bind.invalidation_epoch();
         let State { ops, engine, .. } = self;
         let Some(op) = ops.get_mut(key) else {
             return false;
         };
-        let hot = &mut op.hot;
-        if hot.valid_epoch != epoch || hot.sig_id != sig_id {
+        let fast = &mut op.fast;
+        if fast.valid_epoch != epoch || fast.signature_id != signature_id {
             return false;
         }
         // A stale group takes the slot another draw of this pass resolved its owner to, at the
         // same stamp and for the same bind group (a shared camera after a set); else resolves.
         let stamps = engine.stamps();
-        let n = hot.n;
+        let n = fast.groups_len;
         let mut current = true;
-        for gi in 0..HOT_GROUPS {
+        for gi in 0..FAST_GROUPS {
             if gi < usize::from(n) {
-                let g = &mut hot.groups[gi];
-                let stamp = stamps.get(g.idx as usize).copied();
+                let g = &mut fast.groups[gi];
+                let stamp = stamps.get(g.stamp_slot as usize).copied();
                 if stamp != Some(g.stamp) {
-                    let c = &bound.shared[gi];
-                    if stamp == Some(c.stamp) && c.idx == g.idx {
-                        if c.id != g.id && c.id == g.alt_id && g.alt_group.is_some() {
-                            g.swap_alt();
+                    let c = &bound.resolved[gi];
+                    if stamp == Some(c.stamp) && c.stamp_slot == g.stamp_slot {
+                        if c.group_id != g.group_id
+                            && c.group_id == g.other_group_id
+                            && g.other_group.is_some()
+                        {
+                            g.swap_pages();
                         }
-                        if c.id == g.id {
+                        if c.group_id == g.group_id {
                             g.offset = c.offset;
                             g.stamp = c.stamp;
                         } else {
@@ -267,96 +261,97 @@ impl State {
                 }
             }
         }
-        if !current && !revalidate(hot, engine, &mut bound.shared) {
+        if !current && !resolve_moved_values(fast, engine, &mut bound.resolved) {
             return false;
         }
-        // Unrolled for the (at most two) groups of a hot record.
-        let [g0, g1] = &hot.groups;
+        // Unrolled for the (at most two) groups of a fast record.
+        let [g0, g1] = &fast.groups;
         if n > 0 {
             let Some(group) = &g0.group else { return false };
-            set_single(rec, bound, 0, g0.id, group, g0.offset);
+            set_single(rec, bound, 0, g0.group_id, group, g0.offset);
             if n > 1 {
                 let Some(group) = &g1.group else { return false };
-                set_single(rec, bound, 1, g1.id, group, g1.offset);
+                set_single(rec, bound, 1, g1.group_id, group, g1.offset);
             }
         }
-        if bound.pipeline != hot.pipeline_id {
-            let Some(p) = &hot.pipeline else { return false };
+        if bound.pipeline != fast.pipeline_id {
+            let Some(p) = &fast.pipeline else {
+                return false;
+            };
             rec.set_pipeline(p);
-            bound.pipeline = hot.pipeline_id;
+            bound.pipeline = fast.pipeline_id;
             bound.set_pipeline_calls += 1;
         }
-        rec.draw(0..hot.vertex_count, 0..hot.instance_count);
+        rec.draw(0..fast.vertex_count, 0..fast.instance_count);
         bound.operations += 1;
         true
     }
 
     /// Records one draw of operation `key` into `rec` (the full path: pipeline lookup, group
-    /// resolution and lookup, vertex and index buffers); refreshes the operation's hot record
+    /// resolution and lookup, vertex and index buffers); refreshes the operation's fast record
     /// afterwards, unless recording a bundle.
     #[inline(never)]
     pub(crate) fn record_draw<R: Recorder>(
         &mut self,
         key: OpKey,
         rec: &mut R,
-        bound: &mut Bound,
+        bound: &mut PassBindings,
         sig: TargetSignature,
-        sig_id: u32,
+        signature_id: u32,
         range: Option<&DrawRange>,
     ) -> Result<()> {
         let pinning = bound.pinned.is_some();
-        let ops = &mut self.ops;
+        let Some(op) = self.ops.get_mut(key) else {
+            return Ok(());
+        };
+        let memoized = op
+            .render
+            .as_mut()
+            .is_some_and(|r| r.pipelines.get(sig).is_some());
+        if !memoized {
+            self.render_pipeline(key, sig)?;
+        }
+        let State {
+            ops,
+            engine,
+            bind,
+            page_resources,
+            ..
+        } = self;
         let Some(op) = ops.get_mut(key) else {
             return Ok(());
         };
-        let ready = matches!(&op.render, Some(RenderInfo { pipeline_memo: Some((s, _, _)), .. }) if *s == sig);
-        let op = if ready {
-            op
-        } else {
-            self.render_pipeline(key, sig)?;
-            let State { ops, .. } = self;
-            match ops.get_mut(key) {
-                Some(op) => op,
-                None => return Ok(()),
-            }
-        };
-        let State {
-            engine,
-            bind,
-            page_res,
-            ..
-        } = self;
-        record_groups(op, engine, bind, page_res, rec, bound)?;
+        record_groups(op, engine, bind, page_resources, rec, bound)?;
         let Some(render) = op.render.as_ref() else {
             return Ok(());
         };
-        if let Some((_, pid, pipeline)) = &render.pipeline_memo {
-            if bound.pipeline != *pid {
+        if let Some((pid, pipeline)) = render.pipelines.current() {
+            if bound.pipeline != pid {
                 rec.set_pipeline(pipeline);
-                bound.pipeline = *pid;
+                bound.pipeline = pid;
                 bound.set_pipeline_calls += 1;
             }
         }
         for (slot, vb) in render.vertex_buffers.iter().enumerate() {
-            let id = (vb.buffer.identity(), vb.offset);
+            let id = (vb.buffer.id, vb.offset);
             match bound.vertex.get_mut(slot) {
                 Some(b) if *b == id => {}
                 Some(b) => {
-                    rec.set_vertex_buffer(slot as u32, vb.buffer.raw(), vb.offset);
+                    rec.set_vertex_buffer(slot as u32, &vb.buffer.buffer, vb.offset);
                     *b = id;
                 }
-                None => rec.set_vertex_buffer(slot as u32, vb.buffer.raw(), vb.offset),
+                None => rec.set_vertex_buffer(slot as u32, &vb.buffer.buffer, vb.offset),
             }
         }
         match (&render.index, range) {
             (Some(ib), r) => {
                 let id = (
-                    ib.buffer.identity(),
+                    ib.buffer.id,
                     ib.offset,
                     ib.format == wgpu::IndexFormat::Uint32,
                 );
                 if bound.index != id {
-                    rec.set_index_buffer(ib.buffer.raw(), ib.offset, ib.format);
+                    rec.set_index_buffer(&ib.buffer.buffer, ib.offset, ib.format);
                     bound.index = id;
                 }
                 let (v, i) = match r {
@@ -370,13 +365,13 @@ impl State {
         }
         bound.operations += 1;
         if !pinning {
-            op.refresh_hot(bind.eviction_epoch(), sig_id);
+            op.refresh_fast_record(bind.invalidation_epoch(), signature_id, engine);
         }
         Ok(())
     }
 
     /// The id of a target signature, interned (a handful per device; looked up once per pass).
-    pub(crate) fn sig_id(&mut self, sig: TargetSignature) -> u32 {
+    pub(crate) fn signature_id(&mut self, sig: TargetSignature) -> u32 {
         match self.signatures.iter().position(|s| *s == sig) {
             Some(i) => i as u32 + 1,
             None => {
@@ -391,34 +386,34 @@ impl State {
         &mut self,
         key: OpKey,
         rec: &mut R,
-        bound: &mut Bound,
+        bound: &mut PassBindings,
     ) -> Result<()> {
         let State {
             ops,
             engine,
             bind,
-            page_res,
+            page_resources,
             ..
         } = self;
         let Some(op) = ops.get_mut(key) else {
             return Ok(());
         };
-        record_groups(op, engine, bind, page_res, rec, bound)
+        record_groups(op, engine, bind, page_resources, rec, bound)
     }
 }
 
-/// Resolves again each group's owner of a hot record whose stamp moved, and memoizes the offset
+/// Resolves again each group's owner of a fast record whose stamp moved, and memoizes the offset
 /// under the new stamp. Returns `false` when an owner resolves to a page none of the group's
 /// memoized bind groups was built on (or fails to resolve: the full path reports it).
 #[inline(never)]
-fn revalidate(
-    hot: &mut OpHot,
+fn resolve_moved_values(
+    fast: &mut FastRecord,
     engine: &mut UniformEngine,
-    shared: &mut [SharedSlot; HOT_GROUPS],
+    shared: &mut [ResolvedValue; FAST_GROUPS],
 ) -> bool {
-    let n = usize::from(hot.n).min(HOT_GROUPS);
-    for (g, c) in hot.groups[..n].iter_mut().zip(shared) {
-        if engine.stamps().get(g.idx as usize) == Some(&g.stamp) {
+    let n = usize::from(fast.groups_len).min(FAST_GROUPS);
+    for (g, c) in fast.groups[..n].iter_mut().zip(shared) {
+        if engine.stamps().get(g.stamp_slot as usize) == Some(&g.stamp) {
             continue;
         }
         // A value that changed resolves through the full path (capture), usually to the same
@@ -426,22 +421,22 @@ fn revalidate(
         let Ok(slot) = engine.resolve(g.owner) else {
             return false;
         };
-        if Some(slot.buffer) != g.buffer {
-            if g.alt_group.is_none() || Some(slot.buffer) != g.alt_buffer {
+        if Some(slot.buffer) != g.page {
+            if g.other_group.is_none() || Some(slot.buffer) != g.other_page {
                 return false;
             }
-            g.swap_alt();
+            g.swap_pages();
         }
         g.offset = slot.offset;
-        let Some(&stamp) = engine.stamps().get(g.idx as usize) else {
+        let Some(&stamp) = engine.stamps().get(g.stamp_slot as usize) else {
             return false;
         };
         g.stamp = stamp;
-        *c = SharedSlot {
+        *c = ResolvedValue {
             stamp,
-            idx: g.idx,
+            stamp_slot: g.stamp_slot,
             offset: g.offset,
-            id: g.id,
+            group_id: g.group_id,
         };
     }
     true
@@ -449,11 +444,11 @@ fn revalidate(
 
 /// The error for an operation recorded with a binding never set.
 #[cold]
-fn unset_error(op: &OpState) -> crate::Error {
+fn unset_error(op: &Operation) -> crate::Error {
     let i = op
-        .slots
+        .contents
         .iter()
-        .position(|s| matches!(s, Slot::Unset))
+        .position(|c| matches!(c, BindingContent::Unset))
         .unwrap_or(0);
     let b = &op.program.bindings[i];
     BindingError::Unset {
@@ -471,22 +466,22 @@ fn unset_error(op: &OpState) -> crate::Error {
 /// the resolved buffers with the group's memo, a compare with what is bound.
 #[inline]
 fn record_groups<R: Recorder>(
-    op: &mut OpState,
+    op: &mut Operation,
     engine: &mut UniformEngine,
     bind: &mut BindingStore,
-    page_res: &mut AHashMap<BufferKey, ResourceKey>,
+    page_resources: &mut AHashMap<BufferKey, ResourceKey>,
     rec: &mut R,
-    bound: &mut Bound,
+    bound: &mut PassBindings,
 ) -> Result<()> {
-    if op.hot.unset > 0 {
+    if op.fast.unset > 0 {
         return Err(unset_error(op));
     }
-    let epoch = bind.eviction_epoch();
+    let epoch = bind.invalidation_epoch();
     let pinning = bound.pinned.is_some();
-    let OpState {
+    let Operation {
         label,
         program,
-        slots,
+        contents,
         bindings_rev,
         groups,
         ..
@@ -496,49 +491,62 @@ fn record_groups<R: Recorder>(
                  resolved: &[SlotRef],
                  engine: &mut UniformEngine,
                  bind: &mut BindingStore,
-                 page_res: &mut _| {
+                 page_resources: &mut _| {
         build_group(
-            label, program, slots, gi, resolved, rev, epoch, engine, bind, page_res,
+            label,
+            program,
+            contents,
+            gi,
+            resolved,
+            rev,
+            epoch,
+            engine,
+            bind,
+            page_resources,
         )
     };
     for (gi, g) in groups.iter_mut().enumerate().take(MAX_GROUPS) {
         // Fast path: the group's only dynamic offset belongs to its only value (the common
         // per-object or per-view struct). Same semantics as the general path below.
-        if let (Some(owner), false) = (g.single, pinning) {
+        if let (Some(owner), false) = (g.single_value, pinning) {
             let s = engine.resolve(owner)?;
             let current =
-                matches!(&g.memo, Some(m) if m.epoch == epoch && m.bindings_rev == *bindings_rev);
-            let valid = current && matches!(&g.memo, Some(m) if m.buffers[0] == Some(s.buffer));
+                matches!(&g.cached, Some(m) if m.epoch == epoch && m.bindings_rev == *bindings_rev);
+            let valid = current && matches!(&g.cached, Some(m) if m.pages[0] == Some(s.buffer));
             if !valid {
                 // A value alternating between two pages (a camera set per pass whose second
                 // value sits in another page) swaps with the previous memo instead of looking
                 // the group up again.
                 let swapped = current
-                    && match (&mut g.memo, &mut g.alt) {
-                        (Some(m), Some(alt)) if alt.0 == Some(s.buffer) => {
-                            std::mem::swap(&mut m.buffers[0], &mut alt.0);
-                            std::mem::swap(&mut m.id, &mut alt.1);
-                            std::mem::swap(&mut m.group, &mut alt.2);
+                    && match (&mut g.cached, &mut g.other_page) {
+                        (Some(m), Some(other)) if other.page == Some(s.buffer) => {
+                            std::mem::swap(&mut m.pages[0], &mut other.page);
+                            std::mem::swap(&mut m.id, &mut other.id);
+                            std::mem::swap(&mut m.group, &mut other.group);
                             true
                         }
                         _ => false,
                     };
                 if !swapped {
-                    let built = build(gi, std::slice::from_ref(&s), engine, bind, page_res)?;
-                    g.alt = match g.memo.take() {
-                        Some(m) if current => Some((m.buffers[0], m.id, m.group)),
+                    let built = build(gi, std::slice::from_ref(&s), engine, bind, page_resources)?;
+                    g.other_page = match g.cached.take() {
+                        Some(m) if current => Some(PageGroup {
+                            page: m.pages[0],
+                            id: m.id,
+                            group: m.group,
+                        }),
                         _ => None,
                     };
-                    g.memo = Some(built);
+                    g.cached = Some(built);
                 }
             }
-            let Some(memo) = &g.memo else { continue };
+            let Some(memo) = &g.cached else { continue };
             set_single(rec, bound, gi, memo.id.get(), &memo.group, s.offset);
             continue;
         }
         let mut offsets = [0u32; MAX_DYNAMIC];
         let mut resolved: SmallVec<[SlotRef; 8]> = SmallVec::new();
-        let mut same = matches!(&g.memo, Some(m) if m.epoch == epoch && m.bindings_rev == *bindings_rev)
+        let mut same = matches!(&g.cached, Some(m) if m.epoch == epoch && m.bindings_rev == *bindings_rev)
             && g.values.len() <= MEMO_VALUES;
         for (j, v) in g.values.iter().enumerate() {
             let s = if pinning {
@@ -552,24 +560,25 @@ fn record_groups<R: Recorder>(
                 engine.resolve(v.owner)?
             };
             resolved.push(s);
-            if v.dyn_index != STATIC {
-                if let Some(o) = offsets.get_mut(usize::from(v.dyn_index)) {
+            if v.dynamic_index != NO_DYNAMIC_OFFSET {
+                if let Some(o) = offsets.get_mut(usize::from(v.dynamic_index)) {
                     *o = s.offset;
                 }
             }
             if same {
-                if let Some(m) = &g.memo {
-                    same = m.buffers[j] == Some(s.buffer)
-                        && (v.dyn_index != STATIC || m.statics[j] == s.offset);
+                if let Some(m) = &g.cached {
+                    same = m.pages[j] == Some(s.buffer)
+                        && (v.dynamic_index != NO_DYNAMIC_OFFSET
+                            || m.static_offsets[j] == s.offset);
                 }
             }
         }
         if !same {
-            g.alt = None;
-            g.memo = Some(build(gi, &resolved, engine, bind, page_res)?);
+            g.other_page = None;
+            g.cached = Some(build(gi, &resolved, engine, bind, page_resources)?);
         }
-        let Some(memo) = &g.memo else { continue };
-        let n = usize::from(g.dynamic).min(MAX_DYNAMIC);
+        let Some(memo) = &g.cached else { continue };
+        let n = usize::from(g.dynamic_offsets).min(MAX_DYNAMIC);
         set_group(rec, bound, gi, memo.id, &memo.group, &offsets, n);
     }
     Ok(())
@@ -581,15 +590,15 @@ fn record_groups<R: Recorder>(
 fn build_group(
     label: &str,
     program: &Program,
-    slots: &[Slot],
+    contents: &[BindingContent],
     gi: usize,
     resolved: &[SlotRef],
     bindings_rev: u64,
     epoch: u64,
     engine: &mut UniformEngine,
     bind: &mut BindingStore,
-    page_res: &mut AHashMap<BufferKey, ResourceKey>,
-) -> Result<GroupMemo> {
+    page_resources: &mut AHashMap<BufferKey, ResourceKey>,
+) -> Result<CachedGroup> {
     let group = &program.groups[gi];
     let mut entries: SmallVec<[BindEntry; 8]> = SmallVec::new();
     let mut buffers = [None; MEMO_VALUES];
@@ -599,40 +608,40 @@ fn build_group(
     let range = group.first..group.first + group.len;
     // A destroyed vgpu buffer is named with the draw and its WGSL binding (the registry only
     // knows the resource).
-    for (pb, slot) in program.bindings[range.clone()]
+    for (pb, content) in program.bindings[range.clone()]
         .iter()
-        .zip(&slots[range.clone()])
+        .zip(&contents[range.clone()])
     {
-        if let Slot::Resource {
-            keep: crate::draw::Keep::Buffer(b),
+        if let BindingContent::Resource {
+            held: HeldResource::Buffer(b),
             ..
-        } = slot
+        } = content
         {
             if b.is_destroyed() {
                 return Err(BindingError::Destroyed {
                     label: label.to_string(),
                     binding: pb.name.to_string(),
-                    resource: format!("buffer {:?}", b.label()),
+                    resource: format!("buffer {:?}", b.label),
                 }
                 .into());
             }
         }
     }
-    for (pb, slot) in program.bindings[range.clone()].iter().zip(&slots[range]) {
-        match slot {
-            Slot::Value { owner } | Slot::Shared { owner, .. } => {
+    for (pb, content) in program.bindings[range.clone()].iter().zip(&contents[range]) {
+        match content {
+            BindingContent::Value { owner } | BindingContent::Block { owner, .. } => {
                 // The slot the caller resolved (or pinned) this value to, in value order.
                 let Some(&s) = values.next() else {
                     continue;
                 };
-                let res = match page_res.get(&s.buffer) {
+                let res = match page_resources.get(&s.buffer) {
                     Some(r) => *r,
                     None => {
                         let Some(raw) = engine.buffer(s.buffer) else {
                             continue;
                         };
                         let r = bind.register_buffer(raw, "vgpu uniform page");
-                        page_res.insert(s.buffer, r);
+                        page_resources.insert(s.buffer, r);
                         r
                     }
                 };
@@ -650,20 +659,20 @@ fn build_group(
                     Some(size),
                 ));
             }
-            Slot::Resource { res, .. } => {
+            BindingContent::Resource { res, .. } => {
                 if pb.kind.is_buffer() {
                     entries.push(BindEntry::buffer(pb.binding, *res, 0, None));
                 } else {
                     entries.push(BindEntry::new(pb.binding, *res));
                 }
             }
-            Slot::Unset => {}
+            BindingContent::Unset => {}
         }
     }
     let (id, g) = bind.get_or_create(group.layout_key, &entries)?;
-    Ok(GroupMemo {
-        buffers,
-        statics,
+    Ok(CachedGroup {
+        pages: buffers,
+        static_offsets: statics,
         bindings_rev,
         epoch,
         id,
@@ -676,7 +685,7 @@ fn build_group(
 #[inline]
 fn set_single<R: Recorder>(
     rec: &mut R,
-    bound: &mut Bound,
+    bound: &mut PassBindings,
     gi: usize,
     id: u64,
     group: &wgpu::BindGroup,
@@ -699,7 +708,7 @@ fn set_single<R: Recorder>(
 #[inline]
 fn set_group<R: Recorder>(
     rec: &mut R,
-    bound: &mut Bound,
+    bound: &mut PassBindings,
     gi: usize,
     id: BindGroupId,
     group: &wgpu::BindGroup,

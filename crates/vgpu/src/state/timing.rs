@@ -6,8 +6,12 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicU8, Ordering};
 use std::time::Duration;
 
-use crate::frame::TimedPasses;
-use crate::gpu::State;
+use smallvec::SmallVec;
+
+use super::State;
+
+/// The labels of a frame's timed passes, in order.
+pub(crate) type TimedPasses = SmallVec<[String; 8]>;
 
 /// Render passes timed per frame; later passes in the frame are not timed.
 pub(crate) const MAX_TIMED_PASSES: usize = 32;

@@ -3,17 +3,19 @@
 
 use std::sync::Arc;
 
-use crate::draw::{OpKey, RenderStateKey};
+use super::State;
+use super::operation::{OpKey, RenderStateKey};
+use super::program::Stages;
+use crate::descriptors::TargetSignature;
 use crate::error::{BindingError, Result};
-use crate::gpu::State;
-use crate::target::TargetSignature;
 
 /// Key of the render pipeline cache.
 pub(crate) type PipelineKey = (u64, Arc<RenderStateKey>, TargetSignature);
 
 impl State {
-    /// The pipeline of operation `key` for `sig`: from the operation's memo, the shared cache, or
-    /// created. Stores it in the operation's memo and returns its id.
+    /// The pipeline of operation `key` for `sig`, when its memo does not hold it: from the
+    /// shared cache, or created. Stores it in the operation's memo and returns its id.
+    #[cold]
     pub(crate) fn render_pipeline(&mut self, key: OpKey, sig: TargetSignature) -> Result<u64> {
         let Some(op) = self.ops.get(key) else {
             return Ok(0);
@@ -21,18 +23,19 @@ impl State {
         let Some(render) = op.render.as_ref() else {
             return Ok(0);
         };
+        self.ctx.stats().pipeline_cache_lookups.bump();
         let program = op.program.clone();
         let cache_key: PipelineKey = (program.id, render.state_key.clone(), sig);
         if let Some((id, p)) = self.pipelines.get(&cache_key) {
             let (id, p) = (*id, p.clone());
             if let Some(r) = self.ops.get_mut(key).and_then(|o| o.render.as_mut()) {
-                r.pipeline_memo = Some((sig, id, p));
+                r.pipelines.insert(sig, id, p);
             }
             return Ok(id);
         }
         let state = render.state_key.clone();
         let label = op.label.clone();
-        let crate::program::Stages::Render { vs, fs } = &program.stages else {
+        let Stages::Render { vs, fs } = &program.stages else {
             return Ok(0);
         };
         if fs.is_some() && sig.color.is_some() && program.fragment_outputs == 0 {
@@ -108,7 +111,7 @@ impl State {
         let id = self.next_id();
         self.pipelines.insert(cache_key, (id, pipeline.clone()));
         if let Some(r) = self.ops.get_mut(key).and_then(|o| o.render.as_mut()) {
-            r.pipeline_memo = Some((sig, id, pipeline));
+            r.pipelines.insert(sig, id, pipeline);
         }
         Ok(id)
     }
@@ -121,11 +124,11 @@ impl State {
         let Some(op) = self.ops.get(key) else {
             return Ok(None);
         };
-        if let Some(m) = &op.compute_memo {
+        if let Some(m) = &op.compute_pipeline {
             return Ok(Some(m.clone()));
         }
         let program = op.program.clone();
-        let crate::program::Stages::Compute { cs } = &program.stages else {
+        let Stages::Compute { cs } = &program.stages else {
             return Ok(None);
         };
         let entry = match self.compute_pipelines.get(&program.id) {
@@ -148,7 +151,7 @@ impl State {
             }
         };
         if let Some(op) = self.ops.get_mut(key) {
-            op.compute_memo = Some(entry.clone());
+            op.compute_pipeline = Some(entry.clone());
         }
         Ok(Some(entry))
     }

@@ -8,9 +8,9 @@ use smallvec::SmallVec;
 use vgpu_bind::LayoutKey;
 use vgpu_core::reflect::{BindingKind, EntryPointInfo, Stage};
 
+use super::State;
+use super::resources::ShaderRecord;
 use crate::error::Result;
-use crate::gpu::State;
-use crate::shader::Shader;
 
 /// One binding used by a program's entry points.
 #[derive(Debug)]
@@ -48,7 +48,7 @@ pub(crate) enum Stages {
 #[derive(Debug)]
 pub(crate) struct Program {
     pub(crate) id: u64,
-    pub(crate) shader: Shader,
+    pub(crate) shader: Arc<ShaderRecord>,
     pub(crate) stages: Stages,
     pub(crate) bindings: Vec<ProgramBinding>,
     pub(crate) groups: SmallVec<[ProgramGroup; 4]>,
@@ -72,13 +72,17 @@ pub(crate) type ProgramKey = (u64, Stages);
 
 impl State {
     /// The program of `shader` with `stages`, created (layouts included) on first use.
-    pub(crate) fn program(&mut self, shader: &Shader, stages: Stages) -> Result<Arc<Program>> {
-        let key: ProgramKey = (shader.inner.id, stages);
+    pub(crate) fn program(
+        &mut self,
+        shader: &Arc<ShaderRecord>,
+        stages: Stages,
+    ) -> Result<Arc<Program>> {
+        let key: ProgramKey = (shader.id, stages);
         if let Some(p) = self.programs.get(&key) {
             return Ok(p.clone());
         }
         let stages = key.1.clone();
-        let refl = shader.reflection();
+        let refl = &shader.core;
         let mut entries: SmallVec<[&EntryPointInfo; 2]> = SmallVec::new();
         match &stages {
             Stages::Render { vs, fs } => {

@@ -1,0 +1,107 @@
+//! Plain descriptions shared by the handles and the state layer: what a pipeline must match
+//! ([`TargetSignature`]), depth testing ([`DepthState`]), explicit draw ranges ([`DrawRange`]) and
+//! sampler descriptors ([`SamplerDesc`]). Data only: no device, no state.
+
+/// What a pipeline must match to render into a target: its formats and sample count.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct TargetSignature {
+    /// Color format, if any.
+    pub color: Option<wgpu::TextureFormat>,
+    /// Depth format, if any.
+    pub depth: Option<wgpu::TextureFormat>,
+    /// Sample count.
+    pub samples: u32,
+}
+
+/// Depth testing for draws rendered into targets with a depth attachment (ignored otherwise).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct DepthState {
+    /// Comparison against the stored depth. Default `Less`.
+    pub compare: wgpu::CompareFunction,
+    /// Whether passing fragments write their depth. Default `true`.
+    pub write: bool,
+    /// Constant depth bias (e.g. for shadow maps). Default 0.
+    pub bias: i32,
+    /// Slope-scaled depth bias, as `f32` bits. Default 0.
+    pub bias_slope_scale_bits: u32,
+}
+
+impl Default for DepthState {
+    fn default() -> Self {
+        DepthState {
+            compare: wgpu::CompareFunction::Less,
+            write: true,
+            bias: 0,
+            bias_slope_scale_bits: 0,
+        }
+    }
+}
+
+/// A draw's vertex/instance ranges.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DrawRange {
+    /// Vertices (or indices, for indexed draws).
+    pub vertices: std::ops::Range<u32>,
+    /// Instances.
+    pub instances: std::ops::Range<u32>,
+}
+
+/// Describes a [`Sampler`](crate::Sampler); hashable so samplers are cached by descriptor.
+/// `Default`: clamp to edge, linear filtering, no comparison.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct SamplerDesc {
+    /// Address mode for u, v and w.
+    pub address_mode: wgpu::AddressMode,
+    /// Magnification filter.
+    pub mag_filter: wgpu::FilterMode,
+    /// Minification filter.
+    pub min_filter: wgpu::FilterMode,
+    /// Mipmap filter.
+    pub mipmap_filter: wgpu::MipmapFilterMode,
+    /// Comparison function, for `sampler_comparison` (shadow maps).
+    pub compare: Option<wgpu::CompareFunction>,
+}
+
+impl Default for SamplerDesc {
+    fn default() -> Self {
+        SamplerDesc {
+            address_mode: wgpu::AddressMode::ClampToEdge,
+            mag_filter: wgpu::FilterMode::Linear,
+            min_filter: wgpu::FilterMode::Linear,
+            mipmap_filter: wgpu::MipmapFilterMode::Nearest,
+            compare: None,
+        }
+    }
+}
+
+impl SamplerDesc {
+    /// Nearest filtering.
+    pub fn nearest() -> Self {
+        SamplerDesc {
+            mag_filter: wgpu::FilterMode::Nearest,
+            min_filter: wgpu::FilterMode::Nearest,
+            ..Default::default()
+        }
+    }
+    /// A comparison sampler for shadow maps (`LessEqual`, linear).
+    pub fn shadow() -> Self {
+        SamplerDesc {
+            compare: Some(wgpu::CompareFunction::LessEqual),
+            ..Default::default()
+        }
+    }
+}
+
+/// Identifies one [`Gpu`](crate::Gpu) (and its clones) for the life of the process: every handle
+/// carries the id of the `Gpu` that created it, and every entry point that takes a handle refuses
+/// one of another `Gpu` (`VGPU-FOREIGN-GPU`). Never reused, unlike an address.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub(crate) struct GpuId(u64);
+
+impl GpuId {
+    /// A fresh id.
+    pub(crate) fn next() -> GpuId {
+        static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
+        GpuId(NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed))
+    }
+}

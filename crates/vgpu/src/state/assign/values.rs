@@ -1,0 +1,279 @@
+//! Library-owned values: a struct value or typed bytes packed into the binding's WGSL layout,
+//! held by an owner of the capture engine (one per binding). A partial struct merges onto the
+//! previous full value; a value for a runtime-sized array replaces the whole array (the storage
+//! buffer and its bind group follow the new length).
+
+use vgpu_core::PackContext;
+use vgpu_core::WritePlan;
+use vgpu_core::value::Value;
+use vgpu_uniforms::OwnerKey;
+
+use super::{Assigned, BindingInput, value_space};
+use crate::error::{BindingError, Result};
+use crate::state::State;
+use crate::state::operation::{BindingContent, OpKey};
+use crate::state::program::Program;
+
+impl State {
+    /// Fast path of `set`: a new value for a binding already holding a library-owned value of a
+    /// fixed-size type. Packs straight into the engine's scratch bytes; no handle clones, no
+    /// allocation. `None`: the full path must run.
+    #[inline]
+    pub(super) fn set_value_in_place(
+        &mut self,
+        key: OpKey,
+        name: &str,
+        input: &BindingInput<'_>,
+    ) -> Option<Result<()>> {
+        if !matches!(input, BindingInput::Value(_) | BindingInput::Pod(_)) {
+            return None;
+        }
+        let State { ops, engine, .. } = self;
+        let op = ops.get(key)?;
+        let i = op.program.binding_index(name)?;
+        let BindingContent::Value { owner } = op.contents[i] else {
+            return None;
+        };
+        let pb = &op.program.bindings[i];
+        let plan = op
+            .program
+            .shader
+            .core
+            .bindings()
+            .get(pb.info)?
+            .plan
+            .as_deref()?;
+        if plan.runtime_array().is_some() {
+            return None;
+        }
+        let cx = PackContext::new(&op.label, &pb.name);
+        Some(match input {
+            BindingInput::Value(v) => engine
+                .update(owner, |bytes| {
+                    plan.pack_partial(v, bytes, &cx)
+                        .map(|_| ())
+                        .map_err(crate::Error::from)
+                })
+                .map(|_| ()),
+            BindingInput::Pod(bytes) => plan
+                .check_pod_size(bytes.len(), &cx)
+                .map_err(crate::Error::from)
+                .and_then(|()| {
+                    engine
+                        .set_bytes(owner, bytes)
+                        .map(|_| ())
+                        .map_err(crate::Error::from)
+                }),
+            _ => return None,
+        })
+    }
+
+    /// A value or typed bytes for binding `t`: packs into its owner (created on the first
+    /// value). Returns the new content for a binding that held no value yet.
+    pub(super) fn assign_value(
+        &mut self,
+        t: &Assigned<'_>,
+        input: &BindingInput<'_>,
+    ) -> Result<Option<BindingContent>> {
+        let info = &t.program.shader.core.bindings()[t.binding.info];
+        let (Some(plan), Some(space)) = (info.plan.clone(), value_space(t.binding.kind)) else {
+            return Err(t.kind_error(input.describe()));
+        };
+        let cx = PackContext::new(t.label, &t.binding.name);
+        let existing = match self.ops.get(t.key).map(|op| &op.contents[t.index]) {
+            Some(BindingContent::Value { owner }) => Some(*owner),
+            _ => None,
+        };
+        let owner = match existing {
+            Some(owner) => owner,
+            None => {
+                let owner_label = format!("{}.{}", t.label, t.binding.name);
+                self.engine.create_owner(&owner_label, space)
+            }
+        };
+        let result = self.pack_value(owner, existing.is_some(), &plan, input, t, &cx);
+        match (result, existing) {
+            (Err(e), None) => {
+                let _ = self.engine.remove_owner(owner);
+                Err(e)
+            }
+            (Err(e), Some(_)) => Err(e),
+            (Ok(()), Some(_)) => Ok(None),
+            (Ok(()), None) => Ok(Some(BindingContent::Value { owner })),
+        }
+    }
+
+    /// Packs `input` into `owner`: a partial value merges onto the previous bytes; a value (or
+    /// bytes) for a runtime-sized array replaces the array and may change the size.
+    fn pack_value(
+        &mut self,
+        owner: OwnerKey,
+        existing: bool,
+        plan: &WritePlan,
+        input: &BindingInput<'_>,
+        t: &Assigned<'_>,
+        cx: &PackContext<'_>,
+    ) -> Result<()> {
+        let empty = |st: &State| -> crate::Error {
+            let _ = st;
+            BindingError::EmptyRuntimeArray {
+                label: t.label.to_owned(),
+                binding: t.binding.name.to_string(),
+                path: match plan.layout().members().last() {
+                    Some(m) => format!("$.{}", m.name),
+                    None => "$".to_owned(),
+                },
+            }
+            .into()
+        };
+        let has_bytes = existing && self.engine.bytes(owner).is_some_and(|b| !b.is_empty());
+        match input {
+            BindingInput::Pod(bytes) => {
+                plan.check_pod_size(bytes.len(), cx)?;
+                if plan
+                    .runtime_array()
+                    .is_some_and(|rt| bytes.len() <= rt.offset as usize)
+                {
+                    return Err(empty(self));
+                }
+                self.engine.set_bytes(owner, bytes)?;
+                Ok(())
+            }
+            BindingInput::Value(v) => {
+                if let Some(size) = plan.runtime_array_size(v, cx)? {
+                    if plan
+                        .runtime_array()
+                        .is_some_and(|rt| size <= rt.offset as usize)
+                    {
+                        return Err(empty(self));
+                    }
+                    return self.replace_runtime_array(owner, has_bytes, plan, v, size, cx);
+                }
+                if has_bytes {
+                    self.engine.update(owner, |bytes| {
+                        plan.pack_partial(v, bytes, cx)
+                            .map(|_| ())
+                            .map_err(crate::Error::from)
+                    })?;
+                    return Ok(());
+                }
+                let size = plan.packed_size(v, cx)?;
+                self.engine.update_sized(owner, size, |bytes| {
+                    plan.pack(v, bytes, cx)
+                        .map(|_| ())
+                        .map_err(crate::Error::from)
+                })?;
+                Ok(())
+            }
+            _ => Err(t.kind_error(input.describe())),
+        }
+    }
+
+    /// A value that gives a runtime-sized array `size` bytes in all: the other members merge
+    /// onto the previous bytes (a complete value replaces them), the array is replaced whole.
+    fn replace_runtime_array(
+        &mut self,
+        owner: OwnerKey,
+        has_bytes: bool,
+        plan: &WritePlan,
+        value: &Value,
+        size: usize,
+        cx: &PackContext<'_>,
+    ) -> Result<()> {
+        let current = self.engine.bytes(owner).map_or(0, <[u8]>::len);
+        if has_bytes && current == size {
+            self.engine.update(owner, |bytes| {
+                plan.pack_partial(value, bytes, cx)
+                    .map(|_| ())
+                    .map_err(crate::Error::from)
+            })?;
+            return Ok(());
+        }
+        let mut bytes = match self.engine.bytes(owner) {
+            Some(b) if has_bytes => b.to_vec(),
+            _ => Vec::new(),
+        };
+        bytes.resize(size, 0);
+        if has_bytes {
+            plan.pack_partial(value, &mut bytes, cx)?;
+        } else {
+            plan.pack(value, &mut bytes, cx)?;
+        }
+        self.engine.set_bytes(owner, &bytes)?;
+        Ok(())
+    }
+
+    /// Member shorthand: `set("color", …)` sets member `color` of the one struct binding that
+    /// has it.
+    pub(super) fn set_member(
+        &mut self,
+        key: OpKey,
+        name: &str,
+        label: &str,
+        program: &Program,
+        input: BindingInput<'_>,
+    ) -> Result<()> {
+        let refl = &program.shader.core;
+        let member = refl.resolve_member(name, label)?;
+        let Some(i) = program
+            .bindings
+            .iter()
+            .position(|b| b.info == member.binding_index)
+        else {
+            return Err(vgpu_core::SetError::BindingUnknown {
+                label: label.into(),
+                name: name.into(),
+                available: program
+                    .bindings
+                    .iter()
+                    .map(|b| Box::<str>::from(&*b.name))
+                    .collect(),
+                hint: Some(
+                    format!(
+                        "`{name}` is a member of `{}`, which these entry points do not use",
+                        member.binding.name
+                    )
+                    .into(),
+                ),
+            }
+            .into());
+        };
+        let BindingInput::Value(field) = input else {
+            return Err(BindingError::Kind {
+                label: label.to_owned(),
+                binding: format!("{}.{name}", member.binding.name),
+                expected: "a value for a struct member".to_owned(),
+                actual: input.describe().to_owned(),
+            }
+            .into());
+        };
+        // A value already set: pack just the member in place (no partial value built).
+        let owner = match self.ops.get(key).map(|op| &op.contents[i]) {
+            Some(BindingContent::Value { owner })
+                if self.engine.revision(*owner).unwrap_or(0) > 0 =>
+            {
+                Some(*owner)
+            }
+            _ => None,
+        };
+        let runtime_tail = member.binding.plan.as_deref().is_some_and(|p| {
+            p.runtime_array().is_some() && p.layout().members().len() == member.member_index + 1
+        });
+        if let (Some(owner), Some(plan), false) =
+            (owner, member.binding.plan.as_deref(), runtime_tail)
+        {
+            let cx = PackContext::new(label, &member.binding.name);
+            return self
+                .engine
+                .update(owner, |bytes| {
+                    plan.pack_member(member.member_index, field, bytes, &cx)
+                        .map(|_| ())
+                        .map_err(crate::Error::from)
+                })
+                .map(|_| ());
+        }
+        let member_name: vgpu_core::FieldName = member.member.name.to_string().into();
+        let partial = Value::Struct(vec![(member_name, field.clone())]);
+        self.assign(key, i, label, program, BindingInput::Value(&partial))
+    }
+}

@@ -1,0 +1,151 @@
+//! Shared uniforms blocks: the layout a block adopts from the first binding it is bound to,
+//! checked by shape against every later one, and values set before any layout is known.
+
+use std::sync::Arc;
+
+use vgpu_core::value::Value;
+use vgpu_core::{PackContext, WritePlan};
+use vgpu_uniforms::{AddressSpace, OwnerKey};
+
+use super::State;
+use crate::error::{BindingError, Result};
+
+/// How far a block's layout is known.
+#[derive(Debug, Default)]
+pub(crate) struct BlockState {
+    /// The write plan adopted from the first shader binding that bound the block.
+    pub(crate) plan: Option<Arc<WritePlan>>,
+    /// Who gave the block its layout (`draw "x" binding `frame``), for errors.
+    pub(crate) fixed_by: String,
+    /// A value set before any shader gave the block a layout.
+    pub(crate) pending: Option<Value>,
+}
+
+impl State {
+    /// A block holding `value`, validated when first bound; returns its owner.
+    pub(crate) fn create_block(&mut self, label: &str, value: Value) -> OwnerKey {
+        let owner = self.engine.create_owner(label, AddressSpace::Uniform);
+        self.blocks.insert(
+            owner,
+            BlockState {
+                pending: Some(value),
+                ..BlockState::default()
+            },
+        );
+        owner
+    }
+
+    /// A block holding `bytes` (checked against the first binding's size).
+    pub(crate) fn create_block_bytes(&mut self, label: &str, bytes: &[u8]) -> Result<OwnerKey> {
+        let owner = self.engine.create_owner(label, AddressSpace::Uniform);
+        if let Err(e) = self.engine.set_bytes(owner, bytes) {
+            let _ = self.engine.remove_owner(owner);
+            return Err(e.into());
+        }
+        self.blocks.insert(owner, BlockState::default());
+        Ok(owner)
+    }
+
+    /// `SharedUniforms::set`: packs onto the adopted layout, or keeps the value until one is.
+    pub(crate) fn set_block_value(
+        &mut self,
+        owner: OwnerKey,
+        label: &str,
+        value: &Value,
+    ) -> Result<()> {
+        let Some(block) = self.blocks.get_mut(owner) else {
+            return Ok(());
+        };
+        match block.plan.clone() {
+            Some(plan) => {
+                let cx = PackContext::new(label, label);
+                self.engine.update(owner, |bytes| {
+                    plan.pack_partial(value, bytes, &cx)
+                        .map(|_| ())
+                        .map_err(crate::Error::from)
+                })?;
+            }
+            None => {
+                // No layout yet: keep the value; it is validated when first bound.
+                block.pending = Some(value.clone());
+            }
+        }
+        Ok(())
+    }
+
+    /// `SharedUniforms::set_pod`: size checked against the adopted layout, or against the
+    /// previous bytes.
+    pub(crate) fn set_block_bytes(
+        &mut self,
+        owner: OwnerKey,
+        label: &str,
+        bytes: &[u8],
+    ) -> Result<()> {
+        let plan = self.blocks.get(owner).and_then(|b| b.plan.clone());
+        match plan {
+            Some(plan) => {
+                let cx = PackContext::new(label, label);
+                plan.check_pod_size(bytes.len(), &cx)?;
+                self.engine.set_bytes(owner, bytes)?;
+            }
+            None => {
+                self.engine.set_bytes(owner, bytes)?;
+                if let Some(b) = self.blocks.get_mut(owner) {
+                    b.pending = None;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Gives a block the layout of the binding it is being bound to, or checks that the binding's
+    /// type has the same shape (member names, types, offsets, sizes; struct names may differ).
+    pub(crate) fn adopt_block(
+        &mut self,
+        owner: OwnerKey,
+        block_label: &str,
+        plan: &Arc<WritePlan>,
+        draw_label: &str,
+        binding: &str,
+    ) -> Result<()> {
+        let Some(block) = self.blocks.get_mut(owner) else {
+            return Ok(());
+        };
+        if let Some(existing) = &block.plan {
+            if Arc::ptr_eq(existing, plan) {
+                return Ok(());
+            }
+            let Some(difference) = existing.layout().shape_difference(plan.layout()) else {
+                return Ok(());
+            };
+            return Err(BindingError::LayoutMismatch {
+                label: draw_label.to_owned(),
+                binding: binding.to_owned(),
+                block: block_label.to_owned(),
+                expected: format!("{} ({} bytes)", plan.layout().name, plan.size()),
+                actual: format!("{} ({} bytes)", existing.layout().name, existing.size()),
+                fixed_by: block.fixed_by.clone(),
+                difference: difference.to_string(),
+            }
+            .into());
+        }
+        let cx = PackContext::new(draw_label, binding);
+        if let Some(value) = &block.pending {
+            let size = plan.packed_size(value, &cx)?;
+            self.engine.update_sized(owner, size, |bytes| {
+                plan.pack(value, bytes, &cx)
+                    .map(|_| ())
+                    .map_err(crate::Error::from)
+            })?;
+        } else {
+            let len = self.engine.bytes(owner).map_or(0, <[u8]>::len);
+            plan.check_pod_size(len, &cx)?;
+        }
+        if let Some(block) = self.blocks.get_mut(owner) {
+            block.pending = None;
+            block.plan = Some(plan.clone());
+            block.fixed_by = format!("draw {draw_label:?} binding `{binding}`");
+        }
+        Ok(())
+    }
+}

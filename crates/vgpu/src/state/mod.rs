@@ -1,0 +1,158 @@
+//! The state floor: everything vgpu keeps per `Gpu`, behind one lock (`lock.rs`), reached only
+//! through the handles of the floor above. It never names a public handle type: it holds
+//! records (`resources.rs`) and takes bindings lowered to [`BindingInput`]s.
+//!
+//! - `operation.rs`: the per-operation record; `memo.rs`: what recording remembers;
+//!   `record.rs`: recording into passes and bundles.
+//! - `assign/`: binding assignment, by kind of input; `blocks.rs`: shared uniforms blocks;
+//!   `resource_uses.rs`: binding counts and idle user resources.
+//! - `program.rs`, `pipeline.rs`: layouts and pipelines; `timing.rs`: GPU pass timings.
+
+mod assign;
+mod blocks;
+mod lock;
+mod memo;
+mod operation;
+mod pipeline;
+mod program;
+mod record;
+mod resource_uses;
+mod resources;
+mod timing;
+
+use std::sync::Arc;
+
+use ahash::AHashMap;
+use slotmap::{SecondaryMap, SlotMap};
+use vgpu_bind::{BindingStore, ResourceKey};
+use vgpu_core::GpuContext;
+use vgpu_uniforms::{BufferKey, EngineConfig, OwnerKey, UniformEngine};
+
+pub(crate) use assign::{BindingInput, BufferInput, SamplerInput, ViewInput, ViewOwner};
+pub(crate) use lock::{HeldState, SharedState};
+pub(crate) use operation::{IndexBinding, OpKey, RenderInfo, RenderStateKey, VertexBinding};
+pub(crate) use program::{Program, Stages};
+pub(crate) use record::{BundleCmd, PassBindings, encode_bundle};
+pub(crate) use resources::{
+    BlockRecord, BufferRecord, SamplerRecord, ShaderRecord, TargetRecord, TextureRecord,
+};
+pub(crate) use timing::{MAX_TIMED_PASSES, TimedPasses};
+
+use blocks::BlockState;
+use operation::{Operation, Released};
+use pipeline::PipelineKey;
+use program::ProgramKey;
+use resource_uses::ResourceUses;
+use timing::GpuTimer;
+
+use crate::descriptors::{GpuId, SamplerDesc, TargetSignature};
+
+/// Everything vgpu caches per device.
+pub(crate) struct State {
+    pub(crate) ctx: Arc<GpuContext>,
+    pub(crate) engine: UniformEngine,
+    pub(crate) bind: BindingStore,
+    samplers: AHashMap<SamplerDesc, Arc<SamplerRecord>>,
+    /// Operations created one after another sit next to each other; a lookup is one bounds
+    /// check and one version compare.
+    ops: SlotMap<OpKey, Operation>,
+    programs: AHashMap<ProgramKey, Arc<Program>>,
+    pipelines: AHashMap<PipelineKey, (u64, wgpu::RenderPipeline)>,
+    compute_pipelines: AHashMap<u64, (u64, wgpu::ComputePipeline)>,
+    blocks: SecondaryMap<OwnerKey, BlockState>,
+    /// Registry keys of the capture engine's page and storage buffers.
+    page_resources: AHashMap<BufferKey, ResourceKey>,
+    resource_uses: ResourceUses,
+    frame_index: u64,
+    gpu_timing: bool,
+    timer: Option<GpuTimer>,
+    gpu_times: Option<(u64, Vec<(String, std::time::Duration)>)>,
+    /// Interned target signatures (id = index + 1).
+    signatures: Vec<TargetSignature>,
+    /// Records released while the state is borrowed, dropped after (see `lock.rs`).
+    deferred: Vec<Released>,
+    /// While a `set_all` runs: the contents it replaced, by binding index, in order.
+    set_all_replaced: Option<Vec<(usize, operation::BindingContent)>>,
+    next_id: u64,
+}
+
+impl State {
+    /// The state of a new `Gpu` on `ctx`, shared with its handles.
+    pub(crate) fn new_shared(ctx: Arc<GpuContext>) -> Arc<SharedState> {
+        let state = State {
+            ctx: ctx.clone(),
+            engine: UniformEngine::new(ctx.clone(), EngineConfig::default()),
+            bind: BindingStore::new(ctx),
+            samplers: AHashMap::default(),
+            ops: SlotMap::with_key(),
+            programs: AHashMap::default(),
+            pipelines: AHashMap::default(),
+            compute_pipelines: AHashMap::default(),
+            blocks: SecondaryMap::new(),
+            page_resources: AHashMap::default(),
+            resource_uses: ResourceUses::default(),
+            frame_index: 0,
+            gpu_timing: true,
+            timer: None,
+            gpu_times: None,
+            signatures: Vec::new(),
+            deferred: Vec::new(),
+            set_all_replaced: None,
+            next_id: 0,
+        };
+        Arc::new(SharedState::new(GpuId::next(), state))
+    }
+
+    /// A fresh id for programs and pipelines (never 0, never reused).
+    fn next_id(&mut self) -> u64 {
+        self.next_id += 1;
+        self.next_id
+    }
+
+    /// Turns per-pass GPU timing on or off.
+    pub(crate) fn set_gpu_timing(&mut self, enabled: bool) {
+        self.gpu_timing = enabled;
+    }
+
+    /// The frame counter (1 for the first frame).
+    pub(crate) fn frame_index(&self) -> u64 {
+        self.frame_index
+    }
+
+    /// Counts a frame begun.
+    pub(crate) fn begin_frame_index(&mut self) {
+        self.frame_index += 1;
+    }
+
+    /// The most recent GPU pass times read back, with their frame.
+    pub(crate) fn gpu_times(&self) -> Option<(u64, Vec<(String, std::time::Duration)>)> {
+        self.gpu_times.clone()
+    }
+
+    /// The cached sampler for `desc`, if one was created.
+    pub(crate) fn cached_sampler(&self, desc: &SamplerDesc) -> Option<Arc<SamplerRecord>> {
+        self.samplers.get(desc).cloned()
+    }
+
+    /// Caches a sampler for `desc`.
+    pub(crate) fn cache_sampler(&mut self, desc: SamplerDesc, sampler: Arc<SamplerRecord>) {
+        self.samplers.insert(desc, sampler);
+    }
+
+    /// End-of-submission housekeeping: drop bind groups evicted during the frame, and unregister
+    /// engine buffers released by it (evicting exactly the bind groups that used them).
+    pub(crate) fn after_submission(&mut self) {
+        let State {
+            engine,
+            bind,
+            page_resources,
+            ..
+        } = self;
+        for released in engine.drain_released() {
+            if let Some(res) = page_resources.remove(&released) {
+                bind.destroy(res);
+            }
+        }
+        bind.release_retired();
+    }
+}

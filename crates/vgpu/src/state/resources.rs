@@ -1,0 +1,237 @@
+//! Records of the objects handles wrap: buffers, textures, targets, samplers, shaders and shared
+//! uniforms blocks. A handle is an `Arc` of its record; the state keeps a record alive while a
+//! binding uses it ([`HeldResource`]). Each record carries its `Gpu`'s id.
+//!
+//! Two records reach back into the state when they die: a buffer (its registry keys are
+//! destroyed, evicting exactly the bind groups that used it) and a uniforms block (its owner is
+//! removed). The state never drops them while borrowed (see `lock.rs`).
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex, OnceLock, PoisonError, Weak};
+
+use smallvec::SmallVec;
+use vgpu_bind::ResourceKey;
+use vgpu_core::GpuContext;
+use vgpu_uniforms::OwnerKey;
+
+use super::lock::SharedState;
+use crate::descriptors::{GpuId, SamplerDesc, TargetSignature};
+use crate::error::{BufferError, Result};
+
+/// A user buffer.
+#[derive(Debug)]
+pub(crate) struct BufferRecord {
+    pub(crate) buffer: wgpu::Buffer,
+    /// Unique for the process's lifetime (never reused, unlike the `Arc`'s address): redundant
+    /// vertex/index buffer sets compare it.
+    pub(crate) id: u64,
+    pub(crate) label: String,
+    pub(crate) gpu: GpuId,
+    pub(crate) destroyed: AtomicBool,
+    pub(crate) ctx: Arc<GpuContext>,
+    pub(crate) shared: Weak<SharedState>,
+    /// Registry keys this buffer (or ranges of it) is bound under.
+    registered: Mutex<SmallVec<[ResourceKey; 2]>>,
+}
+
+impl BufferRecord {
+    pub(crate) fn new(
+        buffer: wgpu::Buffer,
+        label: &str,
+        ctx: Arc<GpuContext>,
+        shared: &Arc<SharedState>,
+    ) -> BufferRecord {
+        /// Source of buffer ids (0 means "none bound" in redundant-bind checks).
+        static NEXT_BUFFER_ID: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
+        BufferRecord {
+            buffer,
+            id: NEXT_BUFFER_ID.fetch_add(1, Ordering::Relaxed),
+            label: label.to_owned(),
+            gpu: shared.id,
+            destroyed: AtomicBool::new(false),
+            ctx,
+            shared: Arc::downgrade(shared),
+            registered: Mutex::new(SmallVec::new()),
+        }
+    }
+
+    /// True once the buffer was destroyed.
+    pub(crate) fn is_destroyed(&self) -> bool {
+        self.destroyed.load(Ordering::Acquire)
+    }
+
+    /// `VGPU-BUFFER-DESTROYED` once destroyed.
+    pub(crate) fn check_live(&self) -> Result<(), BufferError> {
+        if self.is_destroyed() {
+            return Err(BufferError::Destroyed {
+                label: self.label.clone(),
+            });
+        }
+        Ok(())
+    }
+
+    /// Remembers a registry key so destroying the buffer evicts its bind groups.
+    pub(crate) fn note_registered(&self, key: ResourceKey) {
+        let mut keys = self
+            .registered
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner);
+        if !keys.contains(&key) {
+            keys.push(key);
+        }
+    }
+
+    /// Destroys the GPU buffer (once) and its registry keys.
+    pub(crate) fn destroy(&self) {
+        if !self.destroyed.swap(true, Ordering::AcqRel) {
+            self.unregister();
+            self.buffer.destroy();
+        }
+    }
+
+    /// Destroys the registry keys of this buffer: exactly the bind groups using it are evicted.
+    fn unregister(&self) {
+        let keys = std::mem::take(
+            &mut *self
+                .registered
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner),
+        );
+        if keys.is_empty() {
+            return;
+        }
+        if let Some(shared) = self.shared.upgrade() {
+            shared.with(|st| {
+                for k in keys {
+                    st.bind.destroy(k);
+                }
+            });
+        }
+    }
+}
+
+impl Drop for BufferRecord {
+    fn drop(&mut self) {
+        self.unregister();
+    }
+}
+
+/// A sampled (or storage) 2D texture and its default view.
+#[derive(Debug)]
+pub(crate) struct TextureRecord {
+    pub(crate) texture: wgpu::Texture,
+    pub(crate) view: wgpu::TextureView,
+    pub(crate) label: String,
+    pub(crate) gpu: GpuId,
+}
+
+/// An offscreen render target's textures.
+#[derive(Debug)]
+pub(crate) struct TargetRecord {
+    pub(crate) label: String,
+    pub(crate) size: (u32, u32),
+    pub(crate) color: Option<(wgpu::Texture, wgpu::TextureView)>,
+    pub(crate) msaa_view: Option<wgpu::TextureView>,
+    pub(crate) depth: Option<(wgpu::Texture, wgpu::TextureView)>,
+    pub(crate) signature: TargetSignature,
+    pub(crate) ctx: Arc<GpuContext>,
+    pub(crate) gpu: GpuId,
+}
+
+/// A sampler, cached per descriptor.
+#[derive(Debug)]
+pub(crate) struct SamplerRecord {
+    pub(crate) sampler: wgpu::Sampler,
+    pub(crate) desc: SamplerDesc,
+    pub(crate) gpu: GpuId,
+}
+
+/// WGSL parsed, validated and reflected, with its wgpu module (created once, on first use).
+pub(crate) struct ShaderRecord {
+    /// Never reused: programs are cached under it.
+    pub(crate) id: u64,
+    pub(crate) core: vgpu_core::shader::Shader,
+    pub(crate) gpu: GpuId,
+    module: OnceLock<wgpu::ShaderModule>,
+}
+
+impl std::fmt::Debug for ShaderRecord {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ShaderRecord")
+            .field("label", &self.core.label())
+            .finish_non_exhaustive()
+    }
+}
+
+impl ShaderRecord {
+    pub(crate) fn new(core: vgpu_core::shader::Shader, gpu: GpuId) -> ShaderRecord {
+        static NEXT_SHADER_ID: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
+        ShaderRecord {
+            id: NEXT_SHADER_ID.fetch_add(1, Ordering::Relaxed),
+            core,
+            gpu,
+            module: OnceLock::new(),
+        }
+    }
+
+    /// The label given at creation.
+    pub(crate) fn label(&self) -> &str {
+        self.core.label()
+    }
+
+    /// The wgpu module, created on first use.
+    pub(crate) fn module(&self, ctx: &GpuContext) -> Result<&wgpu::ShaderModule> {
+        if let Some(m) = self.module.get() {
+            return Ok(m);
+        }
+        let m = ctx.create_shader_module(wgpu::ShaderModuleDescriptor {
+            label: Some(self.label()),
+            source: wgpu::ShaderSource::Wgsl(self.core.source().into()),
+        })?;
+        Ok(self.module.get_or_init(|| m))
+    }
+}
+
+/// A shared uniforms block: its owner in the capture engine, removed when the last handle and
+/// the last binding holding it are gone.
+#[derive(Debug)]
+pub(crate) struct BlockRecord {
+    pub(crate) owner: OwnerKey,
+    pub(crate) label: String,
+    pub(crate) gpu: GpuId,
+    pub(crate) shared: Weak<SharedState>,
+}
+
+impl Drop for BlockRecord {
+    fn drop(&mut self) {
+        if let Some(shared) = self.shared.upgrade() {
+            shared.with(|st| {
+                st.blocks.remove(self.owner);
+                let _ = st.engine.remove_owner(self.owner);
+            });
+        }
+    }
+}
+
+/// A vgpu-owned resource kept alive while a binding uses it (raw wgpu resources are kept by
+/// the registry). Only `Buffer` is read (to name a destroyed buffer); the others are held.
+#[derive(Debug)]
+pub(crate) enum HeldResource {
+    None,
+    Buffer(Arc<BufferRecord>),
+    #[allow(
+        dead_code,
+        reason = "held, never read: keeps the texture alive while bound"
+    )]
+    Texture(Arc<TextureRecord>),
+    #[allow(
+        dead_code,
+        reason = "held, never read: keeps the target alive while bound"
+    )]
+    Target(Arc<TargetRecord>),
+    #[allow(
+        dead_code,
+        reason = "held, never read: keeps the sampler alive while bound"
+    )]
+    Sampler(Arc<SamplerRecord>),
+}
