@@ -6,7 +6,7 @@
 
 use std::sync::Arc;
 
-use crate::device::{BackendChoice, GpuContext};
+use crate::device::{BackendChoice, GpuContext, OPTIONAL_FEATURES};
 use crate::error::{AdapterAttempt, DeviceError};
 
 /// How to create a device. `Default` is `auto`, high performance, no extra features, the
@@ -58,13 +58,6 @@ pub fn backend_from_env() -> Result<BackendChoice, DeviceError> {
         }),
     }
 }
-
-/// Features requested whenever the adapter has them: timestamp queries (for GPU pass timings)
-/// and f16 in shaders.
-pub const OPTIONAL_FEATURES: wgpu::Features = wgpu::Features::TIMESTAMP_QUERY
-    .union(wgpu::Features::TIMESTAMP_QUERY_INSIDE_ENCODERS)
-    .union(wgpu::Features::TIMESTAMP_QUERY_INSIDE_PASSES)
-    .union(wgpu::Features::SHADER_F16);
 
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Kind {

@@ -13,6 +13,13 @@ use std::sync::{Arc, Mutex, PoisonError};
 use crate::error::DeviceError;
 use crate::stats::Stats;
 
+/// Features requested whenever the adapter has them: timestamp queries (for GPU pass timings)
+/// and f16 in shaders.
+pub const OPTIONAL_FEATURES: wgpu::Features = wgpu::Features::TIMESTAMP_QUERY
+    .union(wgpu::Features::TIMESTAMP_QUERY_INSIDE_ENCODERS)
+    .union(wgpu::Features::TIMESTAMP_QUERY_INSIDE_PASSES)
+    .union(wgpu::Features::SHADER_F16);
+
 /// Which backend to use. Parsed from `VGPU_BACKEND` by the `vgpu` crate.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum BackendChoice {
@@ -160,7 +167,7 @@ impl GpuContext {
                 .expect("wgpu's noop backend always provides an adapter");
         let (device, queue) = pollster::block_on(adapter.request_device(&wgpu::DeviceDescriptor {
             label: Some("vgpu noop device"),
-            required_features: adapter.features() & crate::adapter::OPTIONAL_FEATURES,
+            required_features: adapter.features() & OPTIONAL_FEATURES,
             required_limits: wgpu::Limits::default(),
             ..Default::default()
         }))

@@ -46,7 +46,7 @@ pub struct DrawRange {
     pub instances: std::ops::Range<u32>,
 }
 
-/// Describes a [`Sampler`](crate::Sampler); hashable so samplers are cached by descriptor.
+/// Describes a `Sampler`; hashable so samplers are cached by descriptor.
 /// `Default`: clamp to edge, linear filtering, no comparison.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct SamplerDesc {
@@ -92,7 +92,7 @@ impl SamplerDesc {
     }
 }
 
-/// Identifies one [`Gpu`](crate::Gpu) (and its clones) for the life of the process: every handle
+/// Identifies one `Gpu` (and its clones) for the life of the process: every handle
 /// carries the id of the `Gpu` that created it, and every entry point that takes a handle refuses
 /// one of another `Gpu` (`VGPU-FOREIGN-GPU`). Never reused, unlike an address.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

@@ -62,7 +62,7 @@ impl State {
                 self.engine.update(owner, |bytes| {
                     plan.pack_partial(value, bytes, &cx)
                         .map(|_| ())
-                        .map_err(crate::Error::from)
+                        .map_err(crate::error::Error::from)
                 })?;
             }
             None => {
@@ -135,7 +135,7 @@ impl State {
             self.engine.update_sized(owner, size, |bytes| {
                 plan.pack(value, bytes, &cx)
                     .map(|_| ())
-                    .map_err(crate::Error::from)
+                    .map_err(crate::error::Error::from)
             })?;
         } else {
             let len = self.engine.bytes(owner).map_or(0, <[u8]>::len);

@@ -24,9 +24,8 @@
 //! (`record.rs`) rebuilds it after recording.
 
 use vgpu_bind::BindGroupId;
-use vgpu_uniforms::{BufferKey, OwnerKey, UniformEngine};
+use vgpu_uniforms::{BufferKey, OwnerKey};
 
-use super::operation::Operation;
 use crate::descriptors::TargetSignature;
 
 /// Most value bindings per group whose pages are memoized (groups with more still work, through
@@ -123,7 +122,7 @@ impl FastGroup {
 }
 
 /// Everything a steady-state record of a simple draw reads, in one block at the start of its
-/// [`Operation`]: a copy of the pipeline memo and of each single-value group's memo.
+/// operation record: a copy of the pipeline memo and of each single-value group's memo.
 /// Valid while `valid_epoch` equals the bind-group cache's invalidation epoch and the pass's
 /// target signature id equals `signature_id`; any change of the operation's bindings invalidates
 /// it. Each group's offset holds while its owner's stamp does.
@@ -170,59 +169,5 @@ impl FastRecord {
     #[inline]
     pub(crate) fn invalidate(&mut self) {
         self.valid_epoch = u64::MAX;
-    }
-}
-
-impl Operation {
-    /// Copies the current pipeline and the single-value groups' cached groups into the fast
-    /// record after a full record, if they are all current.
-    pub(crate) fn refresh_fast_record(
-        &mut self,
-        epoch: u64,
-        signature_id: u32,
-        engine: &UniformEngine,
-    ) {
-        self.fast.invalidate();
-        if !self.fast.eligible || signature_id == 0 {
-            return;
-        }
-        let Some(render) = &self.render else { return };
-        let Some((pipeline_id, pipeline)) = render.pipelines.current() else {
-            return;
-        };
-        for (gi, g) in self.groups.iter().enumerate().take(FAST_GROUPS) {
-            let (Some(owner), Some(m)) = (g.single_value, &g.cached) else {
-                return;
-            };
-            if m.epoch != epoch || m.bindings_rev != self.bindings_rev {
-                return;
-            }
-            let Some(stamp_slot) = engine.stamp_slot(owner) else {
-                return;
-            };
-            let (other_page, other_group_id, other_group) = match &g.other_page {
-                Some(o) => (o.page, o.id.get(), Some(o.group.clone())),
-                None => (None, 0, None),
-            };
-            self.fast.groups[gi] = FastGroup {
-                // Stamps start at 1: the first record resolves the owner.
-                stamp: 0,
-                stamp_slot,
-                offset: 0,
-                group_id: m.id.get(),
-                group: Some(m.group.clone()),
-                owner,
-                page: m.pages[0],
-                other_page,
-                other_group_id,
-                other_group,
-            };
-        }
-        self.fast.pipeline_id = pipeline_id;
-        self.fast.pipeline = Some(pipeline.clone());
-        self.fast.vertex_count = render.vertex_count;
-        self.fast.instance_count = render.instance_count;
-        self.fast.signature_id = signature_id;
-        self.fast.valid_epoch = epoch;
     }
 }

@@ -5,10 +5,10 @@ use std::sync::Arc;
 
 use smallvec::SmallVec;
 use vgpu_bind::ResourceKey;
-use vgpu_uniforms::OwnerKey;
+use vgpu_uniforms::{OwnerKey, UniformEngine};
 
 use super::State;
-use super::memo::{CachedGroup, FAST_GROUPS, FastRecord, PageGroup, PipelineMemo};
+use super::memo::{CachedGroup, FAST_GROUPS, FastGroup, FastRecord, PageGroup, PipelineMemo};
 use super::program::Program;
 use super::resources::{BlockRecord, BufferRecord, HeldResource};
 use crate::descriptors::DepthState;
@@ -196,6 +196,60 @@ impl Operation {
             .iter()
             .filter(|c| matches!(c, BindingContent::Unset))
             .count() as u32
+    }
+}
+
+impl Operation {
+    /// Copies the current pipeline and the single-value groups' cached groups into the fast
+    /// record after a full record, if they are all current.
+    pub(crate) fn refresh_fast_record(
+        &mut self,
+        epoch: u64,
+        signature_id: u32,
+        engine: &UniformEngine,
+    ) {
+        self.fast.invalidate();
+        if !self.fast.eligible || signature_id == 0 {
+            return;
+        }
+        let Some(render) = &self.render else { return };
+        let Some((pipeline_id, pipeline)) = render.pipelines.current() else {
+            return;
+        };
+        for (gi, g) in self.groups.iter().enumerate().take(FAST_GROUPS) {
+            let (Some(owner), Some(m)) = (g.single_value, &g.cached) else {
+                return;
+            };
+            if m.epoch != epoch || m.bindings_rev != self.bindings_rev {
+                return;
+            }
+            let Some(stamp_slot) = engine.stamp_slot(owner) else {
+                return;
+            };
+            let (other_page, other_group_id, other_group) = match &g.other_page {
+                Some(o) => (o.page, o.id.get(), Some(o.group.clone())),
+                None => (None, 0, None),
+            };
+            self.fast.groups[gi] = FastGroup {
+                // Stamps start at 1: the first record resolves the owner.
+                stamp: 0,
+                stamp_slot,
+                offset: 0,
+                group_id: m.id.get(),
+                group: Some(m.group.clone()),
+                owner,
+                page: m.pages[0],
+                other_page,
+                other_group_id,
+                other_group,
+            };
+        }
+        self.fast.pipeline_id = pipeline_id;
+        self.fast.pipeline = Some(pipeline.clone());
+        self.fast.vertex_count = render.vertex_count;
+        self.fast.instance_count = render.instance_count;
+        self.fast.signature_id = signature_id;
+        self.fast.valid_epoch = epoch;
     }
 }
 

@@ -444,7 +444,7 @@ fn resolve_moved_values(
 
 /// The error for an operation recorded with a binding never set.
 #[cold]
-fn unset_error(op: &Operation) -> crate::Error {
+fn unset_error(op: &Operation) -> crate::error::Error {
     let i = op
         .contents
         .iter()

@@ -56,7 +56,7 @@ impl State {
         offset: u64,
         size: Option<NonZeroU64>,
     ) -> Result<()> {
-        let err = |what, expected: String, actual: String| -> crate::Error {
+        let err = |what, expected: String, actual: String| -> crate::error::Error {
             BindingError::BufferRange {
                 label: t.label.to_owned(),
                 binding: t.binding.name.to_string(),

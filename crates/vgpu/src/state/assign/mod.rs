@@ -152,7 +152,7 @@ pub(crate) struct Assigned<'p> {
 impl Assigned<'_> {
     /// `VGPU-SET-KIND`: the binding's reflected kind, and what was given.
     #[cold]
-    pub(crate) fn kind_error(&self, actual: &str) -> crate::Error {
+    pub(crate) fn kind_error(&self, actual: &str) -> crate::error::Error {
         BindingError::Kind {
             label: self.label.to_owned(),
             binding: self.binding.name.to_string(),

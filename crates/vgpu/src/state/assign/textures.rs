@@ -78,7 +78,7 @@ impl State {
         samples: u32,
     ) -> Result<()> {
         let kind = t.binding.kind;
-        let err = |expected: String, actual: String| -> crate::Error {
+        let err = |expected: String, actual: String| -> crate::error::Error {
             BindingError::Kind {
                 label: t.label.to_owned(),
                 binding: t.binding.name.to_string(),

@@ -52,17 +52,17 @@ impl State {
                 .update(owner, |bytes| {
                     plan.pack_partial(v, bytes, &cx)
                         .map(|_| ())
-                        .map_err(crate::Error::from)
+                        .map_err(crate::error::Error::from)
                 })
                 .map(|_| ()),
             BindingInput::Pod(bytes) => plan
                 .check_pod_size(bytes.len(), &cx)
-                .map_err(crate::Error::from)
+                .map_err(crate::error::Error::from)
                 .and_then(|()| {
                     engine
                         .set_bytes(owner, bytes)
                         .map(|_| ())
-                        .map_err(crate::Error::from)
+                        .map_err(crate::error::Error::from)
                 }),
             _ => return None,
         })
@@ -114,7 +114,7 @@ impl State {
         t: &Assigned<'_>,
         cx: &PackContext<'_>,
     ) -> Result<()> {
-        let empty = |st: &State| -> crate::Error {
+        let empty = |st: &State| -> crate::error::Error {
             let _ = st;
             BindingError::EmptyRuntimeArray {
                 label: t.label.to_owned(),
@@ -153,7 +153,7 @@ impl State {
                     self.engine.update(owner, |bytes| {
                         plan.pack_partial(v, bytes, cx)
                             .map(|_| ())
-                            .map_err(crate::Error::from)
+                            .map_err(crate::error::Error::from)
                     })?;
                     return Ok(());
                 }
@@ -161,7 +161,7 @@ impl State {
                 self.engine.update_sized(owner, size, |bytes| {
                     plan.pack(v, bytes, cx)
                         .map(|_| ())
-                        .map_err(crate::Error::from)
+                        .map_err(crate::error::Error::from)
                 })?;
                 Ok(())
             }
@@ -185,7 +185,7 @@ impl State {
             self.engine.update(owner, |bytes| {
                 plan.pack_partial(value, bytes, cx)
                     .map(|_| ())
-                    .map_err(crate::Error::from)
+                    .map_err(crate::error::Error::from)
             })?;
             return Ok(());
         }
@@ -268,7 +268,7 @@ impl State {
                 .update(owner, |bytes| {
                     plan.pack_member(member.member_index, field, bytes, &cx)
                         .map(|_| ())
-                        .map_err(crate::Error::from)
+                        .map_err(crate::error::Error::from)
                 })
                 .map(|_| ());
         }
