@@ -38,7 +38,7 @@ struct ExtraSlot {
     loc: SlotLoc,
     /// The owner revision whose bytes the slot's shadow holds (the bytes decide: revisions only
     /// short-cut the compare).
-    rev: u64,
+    revision: u64,
     /// Last submission that bound it.
     last_used: u64,
 }
@@ -48,14 +48,20 @@ struct ExtraSlot {
 #[derive(Debug)]
 #[repr(C, align(64))]
 struct Owner {
+    /// Bumped exactly when a set changes the bytes bitwise (0: never set).
     revision: u64,
-    /// Submission in which the owner was last bound, the revision bound last in it, and where.
-    bound_sub: u64,
-    bound_rev: u64,
+    /// Submission in which the owner was last bound (0: never).
+    bound_in: u64,
+    /// The revision bound last in `bound_in` (0: the home slot counts as bound there with no
+    /// revision of its own, after an unpin).
+    bound_revision: u64,
     /// Revision whose bytes the home slot's shadow holds (0: none yet).
-    home_rev: u64,
-    bound: SlotRef,
+    home_revision: u64,
+    /// Where `bound_revision` was bound in `bound_in`.
+    bound_slot: SlotRef,
+    /// Pins held (render bundles that recorded the home slot).
     pins: u32,
+    /// The persistent home slot of a uniform owner (allocated at the first resolve or pin).
     home: Option<SlotLoc>,
     label: Box<str>,
     space: AddressSpace,
@@ -113,15 +119,23 @@ pub struct UniformEngine {
     /// Owners whose latest bytes the finish writes: storage owners (upload), pinned owners (live
     /// home slot), owners set while their home slot was not bound (home slot).
     writes_at_finish: Vec<OwnerKey>,
+    /// Owners that hold at least one extra slot (scanned at the end of each submission).
     owners_with_extras: Vec<OwnerKey>,
-    deferred_slots: Vec<SlotLoc>,
-    deferred_storage: Vec<(StorageKey, Option<Vec<u8>>)>,
+    /// Slots the open submission may read that lost their owner (removal, a pin that moved the
+    /// home): freed when the submission ends.
+    slots_freed_at_end: Vec<SlotLoc>,
+    /// Storage buffers the open submission may read that lost their owner (removal, a resize):
+    /// released when the submission ends. `Some(bytes)`: bytes not uploaded yet, that the
+    /// operations recorded in it read (uploaded by the finish, dropped by a cancel).
+    storage_released_at_end: Vec<(StorageKey, Option<Vec<u8>>)>,
+    /// The bytes `update` packs into (reused, grows to the largest owner).
     scratch: Vec<u8>,
+    /// Extra slots held by all owners.
     retained_slots: usize,
     /// Owner stamps; see [`UniformEngine::stamps`].
     stamps: Stamps,
     /// The last submission declared by [`UniformEngine::memos_in_use`].
-    memo_sub: u64,
+    memos_declared_in: u64,
 }
 
 /// Owner stamps by slot index, and the next stamp to hand out (stamps are never reused).
@@ -177,15 +191,15 @@ impl UniformEngine {
             open: false,
             writes_at_finish: Vec::new(),
             owners_with_extras: Vec::new(),
-            deferred_slots: Vec::new(),
-            deferred_storage: Vec::new(),
+            slots_freed_at_end: Vec::new(),
+            storage_released_at_end: Vec::new(),
             scratch: Vec::new(),
             retained_slots: 0,
             stamps: Stamps {
                 by_index: Vec::new(),
                 next: 1,
             },
-            memo_sub: 0,
+            memos_declared_in: 0,
         }
     }
 
@@ -240,14 +254,14 @@ impl UniformEngine {
             bytes: Vec::new(),
             revision: 0,
             home: None,
-            home_rev: 0,
+            home_revision: 0,
             extras: Vec::new(),
             pins: 0,
             storage: None,
             write_at_finish: false,
-            bound_sub: 0,
-            bound_rev: 0,
-            bound: SlotRef {
+            bound_in: 0,
+            bound_revision: 0,
+            bound_slot: SlotRef {
                 buffer: BufferKey::Page(PageKey::null()),
                 offset: 0,
             },
@@ -262,17 +276,17 @@ impl UniformEngine {
     pub fn remove_owner(&mut self, key: OwnerKey) -> Result<(), UniformsError> {
         let owner = self.owners.remove(key).ok_or_else(|| stale(key))?;
         self.stamps.renew(key);
-        let sub = self.set_cx();
+        let sub = self.submission_state();
         if let Some(home) = owner.home {
             // Operations of this submission may have bound the home slot (memos included), and a
             // pinned home may be read by a bundle replayed in it.
-            if bound_now(&owner, sub) || (sub.open.is_some() && owner.pins > 0) {
+            if home_may_be_bound(&owner, sub) || (sub.open.is_some() && owner.pins > 0) {
                 // Its home slot took bytes at a set, written at the finish: operations of this
                 // submission read them, so they are written now.
                 if owner.write_at_finish && owner.storage.is_none() {
                     self.pool.write_if_changed(home, &owner.bytes);
                 }
-                self.deferred_slots.push(home);
+                self.slots_freed_at_end.push(home);
             } else {
                 self.pool.free(home, None);
             }
@@ -280,7 +294,7 @@ impl UniformEngine {
         for extra in &owner.extras {
             // Extra slots are never memoized past their submission (the owner is restamped).
             if sub.open == Some(extra.last_used) {
-                self.deferred_slots.push(extra.loc);
+                self.slots_freed_at_end.push(extra.loc);
             } else {
                 self.pool.free(extra.loc, None);
             }
@@ -289,7 +303,7 @@ impl UniformEngine {
         if let Some(storage) = owner.storage {
             if sub.open.is_some() {
                 let pending = owner.write_at_finish.then_some(owner.bytes);
-                self.deferred_storage.push((storage, pending));
+                self.storage_released_at_end.push((storage, pending));
             } else {
                 self.pool.release_storage(storage);
             }
@@ -355,7 +369,7 @@ impl UniformEngine {
     /// at [`resolve`](Self::resolve); a pinned owner's home slot is written through at the next
     /// finish. Storage owners: marks the buffer for upload at the end of the submission (live).
     pub fn set_bytes(&mut self, key: OwnerKey, bytes: &[u8]) -> Result<bool, UniformsError> {
-        let sub = self.set_cx();
+        let sub = self.submission_state();
         let owner = self.owners.get_mut(key).ok_or_else(|| stale(key))?;
         if owner.bytes.is_empty() {
             self::first_set(
@@ -387,11 +401,11 @@ impl UniformEngine {
         Ok(true)
     }
 
-    /// The open submission, as a set sees it.
-    fn set_cx(&self) -> SetCx {
-        SetCx {
+    /// The open submission, as a set, a pin or a removal sees it.
+    fn submission_state(&self) -> SubmissionState {
+        SubmissionState {
             open: self.open.then_some(self.submission),
-            memos: self.open && self.memo_sub == self.submission,
+            memos_in_use: self.open && self.memos_declared_in == self.submission,
         }
     }
 
@@ -425,7 +439,7 @@ impl UniformEngine {
         size: Option<usize>,
         f: impl FnOnce(&mut [u8]) -> Result<(), E>,
     ) -> Result<bool, E> {
-        let sub = self.set_cx();
+        let sub = self.submission_state();
         let owner = self.owners.get_mut(key).ok_or_else(|| stale(key))?;
         let first = owner.bytes.is_empty();
         self.scratch.clear();
@@ -490,6 +504,7 @@ impl UniformEngine {
     /// which a home a bundle may have read in the open submission counts as bound in it.
     /// Storage owners are already live; pinning them only returns their buffer.
     pub fn pin(&mut self, key: OwnerKey) -> Result<SlotRef, UniformsError> {
+        let sub = self.submission_state();
         let owner = self.owners.get_mut(key).ok_or_else(|| stale(key))?;
         if owner.bytes.is_empty() {
             return Err(UniformsError::NeverSet {
@@ -507,12 +522,8 @@ impl UniformEngine {
         }
         // A home that operations of the open submission may have bound keeps their snapshot: the
         // first pin moves the owner to a new, live home (the old one is freed at the end).
-        let sub = SetCx {
-            open: self.open.then_some(self.submission),
-            memos: self.open && self.memo_sub == self.submission,
-        };
         let home = match owner.home {
-            Some(home) if owner.pins > 0 || !bound_now(owner, sub) => home,
+            Some(home) if owner.pins > 0 || !home_may_be_bound(owner, sub) => home,
             old => {
                 let home = self.pool.alloc(owner.bytes.len())?;
                 if let Some(old) = old {
@@ -520,17 +531,17 @@ impl UniformEngine {
                     if owner.write_at_finish {
                         self.pool.write_if_changed(old, &owner.bytes);
                     }
-                    self.deferred_slots.push(old);
+                    self.slots_freed_at_end.push(old);
                 }
                 owner.home = Some(home);
-                owner.home_rev = 0;
+                owner.home_revision = 0;
                 home
             }
         };
-        if owner.home_rev != owner.revision || owner.write_at_finish {
+        if owner.home_revision != owner.revision || owner.write_at_finish {
             self.pool.write_if_changed(home, &owner.bytes);
         }
-        owner.home_rev = owner.revision;
+        owner.home_revision = owner.revision;
         owner.pins += 1;
         Ok(SlotRef::page(home))
     }
@@ -542,8 +553,8 @@ impl UniformEngine {
         if self.open && owner.pins == 0 {
             // A bundle replayed in this submission may read the home slot: it counts as bound
             // (a later set captures; a removal frees it at the end), with no revision of its own.
-            owner.bound_sub = self.submission;
-            owner.bound_rev = 0;
+            owner.bound_in = self.submission;
+            owner.bound_revision = 0;
         }
         self.stamps.renew(key);
         Ok(())
@@ -598,7 +609,7 @@ impl UniformEngine {
     /// overwriting its home, and a removed owner's home is freed only when the submission ends.
     pub fn memos_in_use(&mut self) {
         if self.open {
-            self.memo_sub = self.submission;
+            self.memos_declared_in = self.submission;
         }
     }
 
@@ -641,15 +652,15 @@ impl UniformEngine {
         if owner.revision == 0 {
             return None;
         }
-        if owner.bound_sub == s {
-            return (owner.bound_rev == owner.revision).then_some(owner.bound);
+        if owner.bound_in == s {
+            return (owner.bound_revision == owner.revision).then_some(owner.bound_slot);
         }
-        if owner.home_rev == owner.revision && owner.pins == 0 {
+        if owner.home_revision == owner.revision && owner.pins == 0 {
             let home = owner.home?;
-            owner.bound_sub = s;
-            owner.bound_rev = owner.revision;
-            owner.bound = SlotRef::page(home);
-            return Some(owner.bound);
+            owner.bound_in = s;
+            owner.bound_revision = owner.revision;
+            owner.bound_slot = SlotRef::page(home);
+            return Some(owner.bound_slot);
         }
         None
     }
@@ -666,43 +677,45 @@ impl UniformEngine {
         }
         let rev = owner.revision;
         if let Some(storage) = owner.storage {
-            owner.bound_sub = s;
-            owner.bound_rev = rev;
-            owner.bound = SlotRef {
+            owner.bound_in = s;
+            owner.bound_revision = rev;
+            owner.bound_slot = SlotRef {
                 buffer: BufferKey::Storage(storage),
                 offset: 0,
             };
-            return Ok(owner.bound);
+            return Ok(owner.bound_slot);
         }
         let pool = &mut self.pool;
-        let home_bound_now = owner.bound_sub == s;
+        let bound_in_this_submission = owner.bound_in == s;
         let home = match owner.home {
             Some(home) => home,
             None => {
                 let home = pool.alloc(owner.bytes.len())?;
                 owner.home = Some(home);
-                owner.home_rev = 0;
+                owner.home_revision = 0;
                 home
             }
         };
         // First revision of this submission: home. A pinned owner's home is live (written
         // through on every set, read by bundles), so its operations always get snapshot slots.
-        if owner.pins == 0 && !home_bound_now {
-            if owner.home_rev != rev && !pool.holds(home, &owner.bytes) {
+        if owner.pins == 0 && !bound_in_this_submission {
+            if owner.home_revision != rev && !pool.holds(home, &owner.bytes) {
                 pool.write(home, &owner.bytes);
             }
-            owner.home_rev = rev;
-            owner.bound_sub = s;
-            owner.bound_rev = rev;
-            owner.bound = SlotRef::page(home);
-            return Ok(owner.bound);
+            owner.home_revision = rev;
+            owner.bound_in = s;
+            owner.bound_revision = rev;
+            owner.bound_slot = SlotRef::page(home);
+            return Ok(owner.bound_slot);
         }
         // A second, different revision in this submission. The home slot keeps the content it was
         // bound with; reuse it only if that content is these bytes.
-        let loc = if owner.pins == 0 && (owner.home_rev == rev || pool.holds(home, &owner.bytes)) {
-            owner.home_rev = rev;
+        let home_holds_them =
+            owner.pins == 0 && (owner.home_revision == rev || pool.holds(home, &owner.bytes));
+        let loc = if home_holds_them {
+            owner.home_revision = rev;
             home
-        } else if let Some(e) = owner.extras.iter_mut().find(|e| e.rev == rev) {
+        } else if let Some(e) = owner.extras.iter_mut().find(|e| e.revision == rev) {
             e.last_used = s;
             e.loc
         } else if let Some(e) = owner
@@ -710,7 +723,7 @@ impl UniformEngine {
             .iter_mut()
             .find(|e| pool.holds(e.loc, &owner.bytes))
         {
-            e.rev = rev;
+            e.revision = rev;
             e.last_used = s;
             e.loc
         } else {
@@ -721,7 +734,7 @@ impl UniformEngine {
                 .min_by_key(|e| e.last_used);
             let loc = match lru {
                 Some(e) => {
-                    e.rev = rev;
+                    e.revision = rev;
                     e.last_used = s;
                     e.loc
                 }
@@ -734,7 +747,7 @@ impl UniformEngine {
                     }
                     owner.extras.push(ExtraSlot {
                         loc,
-                        rev,
+                        revision: rev,
                         last_used: s,
                     });
                     self.retained_slots += 1;
@@ -749,10 +762,10 @@ impl UniformEngine {
             pool.ctx().stats().slots_captured.bump();
             loc
         };
-        owner.bound_sub = s;
-        owner.bound_rev = rev;
-        owner.bound = SlotRef::page(loc);
-        Ok(owner.bound)
+        owner.bound_in = s;
+        owner.bound_revision = rev;
+        owner.bound_slot = SlotRef::page(loc);
+        Ok(owner.bound_slot)
     }
 
     /// Ends the open submission: uploads every dirty page range (one `write_buffer` per
@@ -769,7 +782,7 @@ impl UniformEngine {
             let key = self.writes_at_finish[n];
             if let Some(owner) = self.owners.get_mut(key) {
                 if !owner.write_at_finish {
-                    continue; // written earlier (`settle_home`)
+                    continue; // written earlier (`write_queued_home_now`)
                 }
                 owner.write_at_finish = false;
                 if let Some(storage) = owner.storage {
@@ -777,15 +790,15 @@ impl UniformEngine {
                 } else {
                     if let Some(home) = owner.home {
                         self.pool.write_if_changed(home, &owner.bytes);
-                        owner.home_rev = owner.revision;
+                        owner.home_revision = owner.revision;
                     }
                 }
             }
         }
         self.writes_at_finish.clear();
         self.pool.upload();
-        for n in 0..self.deferred_storage.len() {
-            if let (storage, Some(bytes)) = &self.deferred_storage[n] {
+        for n in 0..self.storage_released_at_end.len() {
+            if let (storage, Some(bytes)) = &self.storage_released_at_end[n] {
                 self.pool.upload_storage(*storage, bytes);
             }
         }
@@ -800,7 +813,7 @@ impl UniformEngine {
         if !self.open {
             return;
         }
-        for (_, bytes) in &mut self.deferred_storage {
+        for (_, bytes) in &mut self.storage_released_at_end {
             *bytes = None;
         }
         self.end_submission();
@@ -834,10 +847,10 @@ impl UniformEngine {
     fn end_submission(&mut self) {
         let s = self.submission;
         self.open = false;
-        for loc in self.deferred_slots.drain(..) {
+        for loc in self.slots_freed_at_end.drain(..) {
             self.pool.free(loc, Some(s));
         }
-        for (storage, _) in self.deferred_storage.drain(..) {
+        for (storage, _) in self.storage_released_at_end.drain(..) {
             self.pool.release_storage(storage);
         }
         // Reclaim extra slots idle for `retain_submissions`, and any beyond the per-owner bound
@@ -939,33 +952,38 @@ fn first_set(
     }
     owner.bytes = bytes.to_vec();
     // Never bound before (it had no bytes, hence no home slot).
-    let sub = SetCx {
+    let sub = SubmissionState {
         open: None,
-        memos: false,
+        memos_in_use: false,
     };
-    changed(owner, key, sub, stamps, writes_at_finish);
+    record_change(owner, key, sub, stamps, writes_at_finish);
     Ok(())
 }
 
-/// The open submission, as a set sees it.
+/// The open submission (if any), as a set, a pin or a removal sees it.
 #[derive(Clone, Copy, Debug)]
-struct SetCx {
-    /// The open submission.
+struct SubmissionState {
+    /// The id of the open submission; `None` between submissions.
     open: Option<u64>,
     /// Operations recorded in it may hold memoized slots ([`UniformEngine::memos_in_use`]).
-    memos: bool,
+    memos_in_use: bool,
 }
 
-/// True if an operation of the open submission may have bound the owner's home slot.
-fn bound_now(owner: &Owner, sub: SetCx) -> bool {
-    sub.memos || sub.open.is_some_and(|s| owner.bound_sub == s)
+/// True if an operation of the open submission may have bound the owner's home slot (it did,
+/// or memos are in use there and any operation may bind it without resolving).
+fn home_may_be_bound(owner: &Owner, sub: SubmissionState) -> bool {
+    sub.memos_in_use || sub.open.is_some_and(|s| owner.bound_in == s)
 }
 
-/// Before the bytes of an owner change: if its home slot took the current bytes at a set
-/// (queued for the finish) and an operation of the open submission may have bound it since,
-/// the home slot's shadow is written now, with the bytes those operations saw.
-fn settle_home(owner: &mut Owner, sub: SetCx, pool: &mut Pool) {
-    if owner.write_at_finish && owner.pins == 0 && owner.storage.is_none() && bound_now(owner, sub)
+/// Before the bytes of an owner change: if its home slot took the current bytes at a set (a
+/// write queued for the finish) and an operation of the open submission may have bound it
+/// since, the queued write is done now, into the home slot's shadow, with the bytes those
+/// operations saw (the finish would otherwise write the later bytes there).
+fn write_queued_home_now(owner: &mut Owner, sub: SubmissionState, pool: &mut Pool) {
+    if owner.write_at_finish
+        && owner.pins == 0
+        && owner.storage.is_none()
+        && home_may_be_bound(owner, sub)
     {
         if let Some(home) = owner.home {
             if !pool.holds(home, &owner.bytes) {
@@ -989,14 +1007,14 @@ fn commit(
     owner: &mut Owner,
     key: OwnerKey,
     bytes: &[u8],
-    sub: SetCx,
+    sub: SubmissionState,
     pool: &mut Pool,
     stamps: &mut Stamps,
     writes_at_finish: &mut Vec<OwnerKey>,
 ) {
-    settle_home(owner, sub, pool);
+    write_queued_home_now(owner, sub, pool);
     owner.bytes.copy_from_slice(bytes);
-    changed(owner, key, sub, stamps, writes_at_finish);
+    record_change(owner, key, sub, stamps, writes_at_finish);
 }
 
 /// Bookkeeping after the owner's bytes changed: bump the revision; a storage owner is queued for
@@ -1005,10 +1023,10 @@ fn commit(
 /// (written at the next finish; its slot, hence its stamp, stays); any other owner gets a new
 /// stamp (its next resolve captures), and counts as bound in the open submission if memos are in
 /// use there (a memo may hold its home slot).
-fn changed(
+fn record_change(
     owner: &mut Owner,
     key: OwnerKey,
-    sub: SetCx,
+    sub: SubmissionState,
     stamps: &mut Stamps,
     writes_at_finish: &mut Vec<OwnerKey>,
 ) {
@@ -1024,13 +1042,13 @@ fn changed(
         stamps.renew(key);
         return;
     }
-    if owner.home.is_some() && !bound_now(owner, sub) {
-        owner.home_rev = owner.revision;
+    if owner.home.is_some() && !home_may_be_bound(owner, sub) {
+        owner.home_revision = owner.revision;
         queue_at_finish(owner, key, writes_at_finish);
         return;
     }
-    if let (Some(s), true, Some(_)) = (sub.open, sub.memos, owner.home) {
-        owner.bound_sub = s;
+    if let (Some(s), true, Some(_)) = (sub.open, sub.memos_in_use, owner.home) {
+        owner.bound_in = s;
     }
     stamps.renew(key);
 }

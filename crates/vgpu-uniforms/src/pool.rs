@@ -35,10 +35,14 @@ struct Page {
     slot_len: Box<[u32]>,
     /// One bit per slot: shadow bytes not yet uploaded.
     dirty: Box<[u64]>,
+    /// Listed in `Pool::dirty_pages` (some slot awaits upload).
     in_dirty_list: bool,
+    /// Listed in its size class's `open_pages` (some slot is free).
     in_open_list: bool,
+    /// Listed in `Pool::empty_pages` (no slot in use).
     in_empty_list: bool,
-    live: u32,
+    /// Slots in use.
+    live_slots: u32,
     /// Last submission in which a slot of this page was bound and later freed (a page is never
     /// released by the submission that bound it).
     last_bound: u64,
@@ -60,8 +64,8 @@ pub(crate) struct Pool {
     dirty_pages: Vec<PageKey>,
     empty_pages: Vec<PageKey>,
     released: Vec<BufferKey>,
-    /// Padding scratch for storage uploads whose size is not a multiple of 4.
-    pad: Vec<u8>,
+    /// Scratch for storage uploads whose size is not a multiple of 4: the bytes, zero-padded.
+    padded: Vec<u8>,
     page_size: u64,
     alignment: u32,
     max_buffer_size: u64,
@@ -87,7 +91,7 @@ impl Pool {
             dirty_pages: Vec::new(),
             empty_pages: Vec::new(),
             released: Vec::new(),
-            pad: Vec::new(),
+            padded: Vec::new(),
             page_size,
             alignment,
             max_buffer_size: limits.max_buffer_size,
@@ -129,7 +133,7 @@ impl Pool {
     }
 
     pub(crate) fn empty_page_count(&self) -> usize {
-        self.pages.values().filter(|p| p.live == 0).count()
+        self.pages.values().filter(|p| p.live_slots == 0).count()
     }
 
     pub(crate) fn storage_count(&self) -> usize {
@@ -175,7 +179,7 @@ impl Pool {
             };
             match page.free.pop() {
                 Some(index) => {
-                    page.live += 1;
+                    page.live_slots += 1;
                     if page.free.is_empty() {
                         page.in_open_list = false;
                         self.classes[class].open_pages.pop();
@@ -218,7 +222,7 @@ impl Pool {
             dirty: vec![0; (slots as usize).div_ceil(64)].into_boxed_slice(),
             in_dirty_list: false,
             in_empty_list: false,
-            live: 1,
+            live_slots: 1,
             last_bound: 0,
         });
         if self.pages[key].in_open_list {
@@ -242,7 +246,7 @@ impl Pool {
         page.dirty[i / 64] &= !(1u64 << (i % 64));
         page.slot_len[i] = 0;
         page.free.push(loc.index);
-        page.live -= 1;
+        page.live_slots -= 1;
         self.live_slots -= 1;
         if let Some(s) = bound_in {
             page.last_bound = page.last_bound.max(s);
@@ -251,7 +255,7 @@ impl Pool {
             page.in_open_list = true;
             self.classes[page.class].open_pages.push(loc.page);
         }
-        if page.live == 0 && !page.in_empty_list {
+        if page.live_slots == 0 && !page.in_empty_list {
             page.in_empty_list = true;
             self.empty_pages.push(loc.page);
         }
@@ -301,7 +305,7 @@ impl Pool {
             };
             page.in_dirty_list = false;
             let slots = page.slot_len.len();
-            let ss = page.slot_size as usize;
+            let slot_size = page.slot_size as usize;
             let mut i = 0usize;
             while i < slots {
                 let bits = page.dirty[i / 64] >> (i % 64);
@@ -321,8 +325,8 @@ impl Pool {
                     }
                 }
                 let last = page.slot_len[i - 1] as u64;
-                let from = start * ss;
-                let to = (i - 1) * ss + round_up(last, u64::from(COPY_ALIGN)) as usize;
+                let from = start * slot_size;
+                let to = (i - 1) * slot_size + round_up(last, u64::from(COPY_ALIGN)) as usize;
                 self.ctx
                     .write_buffer(&page.buffer, from as u64, &page.shadow[from..to]);
             }
@@ -356,13 +360,13 @@ impl Pool {
         if bytes.len().is_multiple_of(COPY_ALIGN as usize) {
             self.ctx.write_buffer(buffer, 0, bytes);
         } else {
-            self.pad.clear();
-            self.pad.extend_from_slice(bytes);
-            self.pad.resize(
+            self.padded.clear();
+            self.padded.extend_from_slice(bytes);
+            self.padded.resize(
                 round_up(bytes.len() as u64, u64::from(COPY_ALIGN)) as usize,
                 0,
             );
-            self.ctx.write_buffer(buffer, 0, &self.pad);
+            self.ctx.write_buffer(buffer, 0, &self.padded);
         }
     }
 
@@ -378,7 +382,7 @@ impl Pool {
     pub(crate) fn release_idle(&mut self, budget: usize, ending: u64) {
         let pages = &mut self.pages;
         self.empty_pages.retain(|&key| match pages.get_mut(key) {
-            Some(p) if p.live == 0 => true,
+            Some(p) if p.live_slots == 0 => true,
             Some(p) => {
                 p.in_empty_list = false;
                 false
