@@ -61,6 +61,8 @@ struct Owner {
     bound_slot: SlotRef,
     /// Pins held (render bundles that recorded the home slot).
     pins: u32,
+    /// The index of the owner's stamp in [`UniformEngine::stamps`].
+    stamp_slot: u32,
     /// The persistent home slot of a uniform owner (allocated at the first resolve or pin).
     home: Option<SlotLoc>,
     label: Box<str>,
@@ -138,22 +140,51 @@ pub struct UniformEngine {
     memos_declared_in: u64,
 }
 
-/// Owner stamps by slot index, and the next stamp to hand out (stamps are never reused).
+/// Owner stamps by stamp slot, the free stamp slots, and the next stamp to hand out.
+///
+/// Every live owner holds one stamp slot, a dense index given at creation (slots freed by
+/// removals are reused first, so the table stays as large as the peak number of live owners). Stamps are never reused: a slot gets a new stamp when its owner's slot may have
+/// moved, and again when the owner is removed, before the slot is reused, so a memo taken under
+/// an owner never matches its successor in that slot.
 #[derive(Debug)]
 struct Stamps {
-    by_index: Vec<u64>,
+    /// The current stamp of each stamp slot (never shrinks).
+    by_slot: Vec<u64>,
+    /// Stamp slots of removed owners, reused by the next owners created.
+    free: Vec<u32>,
+    /// The next stamp to hand out (stamps start at 1; never reused).
     next: u64,
 }
 
 impl Stamps {
-    /// Gives the owner a new stamp: memos taken under the old one no longer hold.
-    fn renew(&mut self, key: OwnerKey) {
-        let i = UniformEngine::stamp_index(key);
-        if i >= self.by_index.len() {
-            self.by_index.resize(i + 1, 0);
+    /// A stamp slot for a new owner, with a new stamp.
+    fn take_slot(&mut self) -> u32 {
+        let slot = match self.free.pop() {
+            Some(slot) => slot,
+            None => {
+                // Live owners are slotmap entries, whose count fits in a u32.
+                let slot = self.by_slot.len() as u32;
+                self.by_slot.push(0);
+                slot
+            }
+        };
+        self.renew(slot);
+        slot
+    }
+
+    /// Gives the slot's owner a new stamp: memos taken under the old one no longer hold.
+    fn renew(&mut self, slot: u32) {
+        if let Some(stamp) = self.by_slot.get_mut(slot as usize) {
+            *stamp = self.next;
+            self.next += 1;
         }
-        self.by_index[i] = self.next;
-        self.next += 1;
+    }
+
+    /// Frees a removed owner's slot, after a last renewal (memos taken under the owner never
+    /// match the slot's next owner).
+    fn release_slot(&mut self, slot: u32) {
+        self.renew(slot);
+        self.free.push(slot);
     }
 }
 
@@ -196,7 +227,8 @@ impl UniformEngine {
             scratch: Vec::new(),
             retained_slots: 0,
             stamps: Stamps {
-                by_index: Vec::new(),
+                by_slot: Vec::new(),
+                free: Vec::new(),
                 next: 1,
             },
             memos_declared_in: 0,
@@ -248,7 +280,8 @@ impl UniformEngine {
     /// Creates an owner with no bytes yet; its first set fixes its size. `label` names it in
     /// errors.
     pub fn create_owner(&mut self, label: &str, space: AddressSpace) -> OwnerKey {
-        let key = self.owners.insert(Owner {
+        let stamp_slot = self.stamps.take_slot();
+        self.owners.insert(Owner {
             label: label.into(),
             space,
             bytes: Vec::new(),
@@ -257,6 +290,7 @@ impl UniformEngine {
             home_revision: 0,
             extras: Vec::new(),
             pins: 0,
+            stamp_slot,
             storage: None,
             write_at_finish: false,
             bound_in: 0,
@@ -265,9 +299,7 @@ impl UniformEngine {
                 buffer: BufferKey::Page(PageKey::null()),
                 offset: 0,
             },
-        });
-        self.stamps.renew(key);
-        key
+        })
     }
 
     /// Removes an owner and frees its slots. Safe while a submission is open: slots (and a storage
@@ -275,7 +307,7 @@ impl UniformEngine {
     /// at once.
     pub fn remove_owner(&mut self, key: OwnerKey) -> Result<(), UniformsError> {
         let owner = self.owners.remove(key).ok_or_else(|| stale(key))?;
-        self.stamps.renew(key);
+        self.stamps.release_slot(owner.stamp_slot);
         let sub = self.submission_state();
         if let Some(home) = owner.home {
             // Operations of this submission may have bound the home slot (memos included), and a
@@ -512,7 +544,7 @@ impl UniformEngine {
                 operation: "pin",
             });
         }
-        self.stamps.renew(key);
+        self.stamps.renew(owner.stamp_slot);
         if let Some(storage) = owner.storage {
             owner.pins += 1;
             return Ok(SlotRef {
@@ -556,7 +588,7 @@ impl UniformEngine {
             owner.bound_in = self.submission;
             owner.bound_revision = 0;
         }
-        self.stamps.renew(key);
+        self.stamps.renew(owner.stamp_slot);
         Ok(())
     }
 
@@ -579,27 +611,32 @@ impl UniformEngine {
         self.open.then_some(self.submission)
     }
 
-    /// The index of `key`'s stamp in [`stamps`](Self::stamps) (its slotmap slot index; computed
-    /// from the key alone).
+    /// The index of `key`'s stamp in [`stamps`](Self::stamps); `None` once the owner is
+    /// removed. Given at [`create_owner`](Self::create_owner) and fixed for the owner's life;
+    /// dense (below the peak number of live owners), and reused by a later owner only after the
+    /// removed owner's stamp there was renewed.
     #[inline]
-    pub fn stamp_index(key: OwnerKey) -> usize {
-        key.data().as_ffi() as u32 as usize
+    pub fn stamp_slot(&self, key: OwnerKey) -> Option<u32> {
+        self.owners.get(key).map(|o| o.stamp_slot)
     }
 
-    /// Owner stamps, indexed by [`stamp_index`](Self::stamp_index). A stamp is never reused; an
-    /// owner gets a new one whenever a [`resolve`](Self::resolve) made earlier could return
-    /// another slot now: when a set changes its bytes, on pin, unpin and removal, at the end of
-    /// a submission in which it was bound to a slot other than its home, and (every owner) when
-    /// a submission is cancelled.
+    /// Owner stamps, indexed by [`stamp_slot`](Self::stamp_slot). The slice never shrinks, so an
+    /// index once returned by `stamp_slot` stays in bounds. A stamp is never reused; an owner
+    /// gets a new one whenever a [`resolve`](Self::resolve) made earlier could return another
+    /// slot now: when a set changes its bytes (except a set that goes to its home slot, which
+    /// keeps the slot), when a storage owner's size changes (a new buffer), on pin, unpin and
+    /// removal, and at the end of a submission in which it was bound to a slot other than its
+    /// home. A removed owner's stamp slot is renewed before a later owner reuses it.
     ///
-    /// Contract: if `resolve(k)` returned `slot` and the stamp read right after it is still
-    /// `k`'s stamp, then `resolve(k)` would return `slot` again, in this submission or a later
-    /// one. A caller may therefore memoize `(stamp, slot)` and bind `slot` without resolving
-    /// while the stamp holds, provided it has called [`memos_in_use`](Self::memos_in_use) in the
-    /// open submission first.
+    /// Contract: if `resolve(k)` returned `slot` and the stamp read right after it at
+    /// `stamp_slot(k)` is still there, then `k` is live and `resolve(k)` would return `slot`
+    /// again, in this submission or a later one. A caller may therefore memoize
+    /// `(stamp slot, stamp, slot)` and bind `slot` without resolving while
+    /// `stamps()[stamp slot]` equals the stamp, provided it has called
+    /// [`memos_in_use`](Self::memos_in_use) in the open submission first.
     #[inline]
     pub fn stamps(&self) -> &[u64] {
-        &self.stamps.by_index
+        &self.stamps.by_slot
     }
 
     /// Declares that operations recorded from now on in the open submission may bind memoized
@@ -866,7 +903,7 @@ impl UniformEngine {
             };
             // Bound to a snapshot slot in this submission: the next one binds another slot.
             if owner.extras.iter().any(|e| e.last_used == s) {
-                self.stamps.renew(key);
+                self.stamps.renew(owner.stamp_slot);
             }
             let pool = &mut self.pool;
             let before = owner.extras.len();
@@ -1039,7 +1076,7 @@ fn record_change(
         // Written through to the live home slot at the next finish (once, latest bytes, and
         // only if the slot does not already hold them).
         queue_at_finish(owner, key, writes_at_finish);
-        stamps.renew(key);
+        stamps.renew(owner.stamp_slot);
         return;
     }
     if owner.home.is_some() && !home_may_be_bound(owner, sub) {
@@ -1050,5 +1087,5 @@ fn record_change(
     if let (Some(s), true, Some(_)) = (sub.open, sub.memos_in_use, owner.home) {
         owner.bound_in = s;
     }
-    stamps.renew(key);
+    stamps.renew(owner.stamp_slot);
 }

@@ -165,8 +165,9 @@ fn random_frames_with_memoized_slots_every_operation_sees_its_snapshot() {
     let mut owners = model_owners(&mut engine, true);
     // Stamp index -> (stamp, slot) taken right after a resolve.
     let mut memos: std::collections::HashMap<usize, (u64, SlotRef)> = Default::default();
-    let stamp =
-        |engine: &UniformEngine, key: OwnerKey| engine.stamps()[UniformEngine::stamp_index(key)];
+    let stamp = |engine: &UniformEngine, key: OwnerKey| {
+        engine.stamps()[engine.stamp_slot(key).unwrap() as usize]
+    };
     let (mut memo_ops, mut resolved_ops) = (0u32, 0u32);
     for frame in 0..600u64 {
         engine.begin_submission().unwrap();
@@ -183,7 +184,7 @@ fn random_frames_with_memoized_slots_every_operation_sees_its_snapshot() {
                 let v = value(o.len, rng.below(4));
                 engine.set_bytes(o.key, &v).unwrap();
             }
-            let idx = UniformEngine::stamp_index(o.key);
+            let idx = engine.stamp_slot(o.key).unwrap() as usize;
             let memo = memos
                 .get(&idx)
                 .filter(|(s, _)| n >= memos_from && *s == stamp(&engine, o.key));
@@ -289,7 +290,7 @@ fn random_frames_with_pins_replays_and_memos_every_operation_sees_its_value() {
                     }
                 }
                 _ => {
-                    let idx = UniformEngine::stamp_index(o.key);
+                    let idx = engine.stamp_slot(o.key).unwrap() as usize;
                     let stamp = engine.stamps()[idx];
                     let memo = memos
                         .get(&idx)

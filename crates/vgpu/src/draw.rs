@@ -708,7 +708,7 @@ impl OpState {
 
     /// Copies the pipeline memo and the single-value groups' memos into the hot record after a
     /// full record, if they are all current.
-    pub(crate) fn refresh_hot(&mut self, epoch: u64, sig_id: u32) {
+    pub(crate) fn refresh_hot(&mut self, epoch: u64, sig_id: u32, engine: &UniformEngine) {
         self.hot.valid_epoch = u64::MAX;
         if !self.hot.fast || sig_id == 0 {
             return;
@@ -721,6 +721,9 @@ impl OpState {
             let (Some(owner), Some(m)) = (g.single, &g.memo) else {
                 return;
             };
+            let Some(idx) = engine.stamp_slot(owner) else {
+                return;
+            };
             if m.epoch != epoch || m.bindings_rev != self.bindings_rev {
                 return;
             }
@@ -731,7 +734,7 @@ impl OpState {
             self.hot.groups[gi] = HotGroup {
                 // Stamps start at 1: the first record resolves the owner.
                 stamp: 0,
-                idx: UniformEngine::stamp_index(owner) as u32,
+                idx,
                 offset: 0,
                 id: m.id.get(),
                 group: Some(m.group.clone()),

@@ -370,7 +370,7 @@ impl State {
         }
         bound.operations += 1;
         if !pinning {
-            op.refresh_hot(bind.eviction_epoch(), sig_id);
+            op.refresh_hot(bind.eviction_epoch(), sig_id, engine);
         }
         Ok(())
     }
