@@ -231,7 +231,7 @@ impl State {
         bound: &mut Bound,
         sig_id: u32,
     ) -> bool {
-        let epoch = self.bind.eviction_epoch();
+        let epoch = self.bind.invalidation_epoch();
         let State { ops, engine, .. } = self;
         let Some(op) = ops.get_mut(key) else {
             return false;
@@ -370,7 +370,7 @@ impl State {
         }
         bound.operations += 1;
         if !pinning {
-            op.refresh_hot(bind.eviction_epoch(), sig_id, engine);
+            op.refresh_hot(bind.invalidation_epoch(), sig_id, engine);
         }
         Ok(())
     }
@@ -481,7 +481,7 @@ fn record_groups<R: Recorder>(
     if op.hot.unset > 0 {
         return Err(unset_error(op));
     }
-    let epoch = bind.eviction_epoch();
+    let epoch = bind.invalidation_epoch();
     let pinning = bound.pinned.is_some();
     let OpState {
         label,
