@@ -276,7 +276,8 @@ pub struct BindGroupCache {
     by_layout: AHashMap<LayoutKey, LayoutBucket>,
     by_resource: AHashMap<ResourceKey, AHashSet<EntryKey>>,
     retired: Vec<wgpu::BindGroup>,
-    evictions: u64,
+    /// See [`BindGroupCache::invalidation_epoch`].
+    invalidations: u64,
     hasher: ahash::RandomState,
     /// Tests set it to 0 to force every tuple onto one hash chain.
     #[cfg(test)]
@@ -293,7 +294,7 @@ impl BindGroupCache {
             by_layout: AHashMap::default(),
             by_resource: AHashMap::default(),
             retired: Vec::new(),
-            evictions: 0,
+            invalidations: 0,
             hasher: ahash::RandomState::new(),
             #[cfg(test)]
             hash_mask: u64::MAX,
@@ -326,11 +327,24 @@ impl BindGroupCache {
         self.by_resource.len()
     }
 
-    /// Grows whenever a cached group is evicted (for any reason). While it is unchanged, every
-    /// `(id, group)` that `get_or_create` returned is still what it returns for the same
-    /// (layout, entries): a caller may memoize the pair and skip the lookup until it changes.
-    pub fn eviction_epoch(&self) -> u64 {
-        self.evictions
+    /// Grows whenever a resource or layout is destroyed (every destroy of a live key, whether or
+    /// not it evicted an entry: a group evicted earlier for capacity may still be memoized by a
+    /// caller and use it) and whenever the cache is cleared; never on a least-recently-used
+    /// eviction (capacity), a hit or a miss.
+    ///
+    /// While it is unchanged, every `(id, group)` that `get_or_create` returned is still a valid
+    /// bind group of the same (layout, entries), with resources and a layout that are all still
+    /// registered: a caller may memoize the pair and bind it without a lookup until it changes.
+    /// An entry evicted for capacity does not invalidate such a memo (the caller holds the group,
+    /// and ids are never reused); the next lookup of its (layout, entries) simply creates a
+    /// group with a new id, which the memo does not need.
+    pub fn invalidation_epoch(&self) -> u64 {
+        self.invalidations
+    }
+
+    /// Notes a destroy (or clear): memoized groups may use what it removed.
+    pub(crate) fn invalidate(&mut self) {
+        self.invalidations += 1;
     }
 
     /// Evicted bind groups kept alive until [`release_retired`](crate::BindingStore::release_retired).
@@ -462,7 +476,6 @@ impl BindGroupCache {
             stats.cache_eviction_visits.add(steps);
         }
         self.retired.push(entry.group);
-        self.evictions += 1;
         for e in &entry.key {
             if let Some(set) = self.by_resource.get_mut(&e.resource) {
                 set.remove(&key);
@@ -504,10 +517,11 @@ impl BindGroupCache {
         evicted
     }
 
-    /// Evicts every entry (each counted as visited and evicted); returns how many.
+    /// Evicts every entry (each counted as visited and evicted); returns how many. Moves the
+    /// invalidation epoch (always: a group evicted earlier may still be memoized).
     pub(crate) fn clear(&mut self, stats: &Stats) -> usize {
         let n = self.entries.len();
-        self.evictions += n as u64;
+        self.invalidate();
         stats.cache_eviction_visits.add(n as u64);
         stats.cache_evictions.add(n as u64);
         self.retired

@@ -16,6 +16,9 @@
 //!   it: evicted groups are retired and dropped only by [`BindingStore::release_retired`], which
 //!   the owner calls when no render bundle encoder is open (wgpu resolves a bundle encoder's
 //!   groups only in `finish()`).
+//! - [`BindingStore::invalidation_epoch`] moves only when a resource or layout is destroyed or
+//!   the cache is cleared, never on a capacity (LRU) eviction: a caller that memoized a group
+//!   keeps using it while the epoch holds.
 //! - Every hit, miss, creation, eviction and eviction visit is counted in the context's
 //!   [`vgpu_core::Stats`].
 

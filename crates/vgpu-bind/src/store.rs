@@ -77,15 +77,13 @@ impl BindingStore {
         self.cache.is_empty()
     }
 
-    /// Grows whenever a cached group is evicted; see [`BindGroupCache::eviction_epoch`]. While it
-    /// is unchanged, a memoized `(id, group)` from [`get_or_create`](Self::get_or_create) is
-    /// still current, so a caller can skip even the hash lookup.
+    /// Grows on every [`destroy`](Self::destroy) and [`destroy_layout`](Self::destroy_layout) of
+    /// a live key and on every [`clear`](Self::clear), never on a least-recently-used
+    /// (capacity) eviction; see [`BindGroupCache::invalidation_epoch`]. While it is unchanged, a
+    /// memoized `(id, group)` from [`get_or_create`](Self::get_or_create) is still valid, so a
+    /// caller can skip even the hash lookup.
     pub fn invalidation_epoch(&self) -> u64 {
-        self.cache.eviction_epoch()
-    }
-    /// TEMP shim (replaced by the lower-crates branch).
-    pub fn eviction_epoch(&self) -> u64 {
-        self.cache.eviction_epoch()
+        self.cache.invalidation_epoch()
     }
 
     /// Live cached bind groups of `layout`.
@@ -182,21 +180,26 @@ impl BindingStore {
     }
 
     /// Destroys a resource's key: it turns stale, and exactly the cached groups that use it are
-    /// evicted (returned count; `cache_eviction_visits` grows by the same number). A stale key
-    /// returns 0. The wgpu object itself is not destroyed.
+    /// evicted (returned count; `cache_eviction_visits` grows by the same number). Moves the
+    /// [`invalidation_epoch`](Self::invalidation_epoch), even when nothing was evicted (a group
+    /// evicted earlier for capacity may still be memoized). A stale key returns 0 and changes
+    /// nothing. The wgpu object itself is not destroyed.
     pub fn destroy(&mut self, key: ResourceKey) -> usize {
         if !self.registry.remove_resource(key) {
             return 0;
         }
+        self.cache.invalidate();
         self.cache.evict_resource(self.ctx.stats(), key)
     }
 
     /// Destroys a layout's key: it turns stale, and exactly its cached groups are evicted
-    /// (returned count). A stale key returns 0.
+    /// (returned count). Moves the [`invalidation_epoch`](Self::invalidation_epoch) as
+    /// [`destroy`](Self::destroy) does. A stale key returns 0 and changes nothing.
     pub fn destroy_layout(&mut self, key: LayoutKey) -> usize {
         if !self.registry.remove_layout(key) {
             return 0;
         }
+        self.cache.invalidate();
         self.cache.evict_layout(self.ctx.stats(), key)
     }
 
@@ -208,7 +211,8 @@ impl BindingStore {
         self.cache.release_retired()
     }
 
-    /// Evicts every cached group (keys stay valid); returns how many.
+    /// Evicts every cached group (keys stay valid); returns how many. Moves the
+    /// [`invalidation_epoch`](Self::invalidation_epoch).
     pub fn clear(&mut self) -> usize {
         self.cache.clear(self.ctx.stats())
     }

@@ -598,11 +598,11 @@ fn device_validation_errors_are_wrapped() {
 }
 
 #[test]
-fn eviction_epoch_changes_exactly_when_something_is_evicted() {
+fn invalidation_epoch_moves_exactly_on_destroy_and_clear() {
     let (ctx, mut store, layout) = two_uniform_store();
     let (page, objects) = fill_grid(&ctx, &mut store, layout, 2, 3);
-    let e0 = store.eviction_epoch();
-    // Hits, misses and destroying a resource with no dependents leave it unchanged.
+    let e0 = store.invalidation_epoch();
+    // Hits and misses leave it unchanged.
     store
         .get_or_create(layout, &[slot(0, page, 0), BindEntry::new(1, objects[0])])
         .unwrap();
@@ -610,12 +610,19 @@ fn eviction_epoch_changes_exactly_when_something_is_evicted() {
     store
         .get_or_create(layout, &[slot(0, page, 0), BindEntry::new(1, lone)])
         .unwrap();
-    let e1 = store.eviction_epoch();
+    let e1 = store.invalidation_epoch();
     assert_eq!(e0, e1);
+    // Destroying a live key moves it, even with no dependents; a stale key does not.
     let other = store.register_buffer(&uniform_buffer(&ctx, 256, "unused"), "unused");
     assert_eq!(store.destroy(other), 0);
-    assert_eq!(store.eviction_epoch(), e1);
-    // Evicting changes it.
+    let e2 = store.invalidation_epoch();
+    assert_ne!(e2, e1);
+    assert_eq!(store.destroy(other), 0);
+    assert_eq!(store.invalidation_epoch(), e2);
     assert_eq!(store.destroy(objects[1]), 2);
-    assert_ne!(store.eviction_epoch(), e1);
+    let e3 = store.invalidation_epoch();
+    assert_ne!(e3, e2);
+    // Clearing moves it.
+    assert!(store.clear() > 0);
+    assert_ne!(store.invalidation_epoch(), e3);
 }

@@ -24,7 +24,9 @@ pub use error::{AdapterAttempt, DeviceError, ErrorCode};
 pub use stats::{Counter, Stats, StatsSnapshot};
 
 pub use bind_layout::{BindGroupLayoutDesc, LayoutEntryDesc, PipelineLayoutDesc};
-pub use layout::{LayoutKind, MAX_GL_HAZARDS, MemberLayout, RuntimeArray, ScalarType, TypeLayout};
+pub use layout::{
+    LayoutKind, MAX_GL_HAZARDS, MemberLayout, RuntimeArray, ScalarType, ShapeDifference, TypeLayout,
+};
 pub use plan::WritePlan;
 pub use reflect::{BindingInfo, BindingKind, EntryPointInfo, FragmentOutput, Stage, VertexInput};
 pub use set_error::{PackContext, SetError};

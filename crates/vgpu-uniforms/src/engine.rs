@@ -67,7 +67,8 @@ struct Owner {
     home: Option<SlotLoc>,
     label: Box<str>,
     space: AddressSpace,
-    /// Packed bytes; empty until the first set (which fixes the size).
+    /// Packed bytes; empty until the first set (which fixes a uniform owner's size; a storage
+    /// owner's changes with a set of another size).
     bytes: Vec<u8>,
     extras: Vec<ExtraSlot>,
     storage: Option<StorageKey>,
@@ -374,7 +375,8 @@ impl UniformEngine {
         self.owners.get(key).is_some_and(|o| o.pins > 0)
     }
 
-    /// The size to bind: the owner's byte length (rounded up to 4 for storage, as wgpu requires).
+    /// The size to bind: the owner's byte length (rounded up to 4 for storage, as wgpu requires);
+    /// for a storage owner, the length of its latest set.
     pub fn binding_size(&self, key: OwnerKey) -> Result<wgpu::BufferSize, UniformsError> {
         let owner = self.owners.get(key).ok_or_else(|| stale(key))?;
         let len = match owner.space {
@@ -390,8 +392,18 @@ impl UniformEngine {
     // ----- set ----------------------------------------------------------------------------------
 
     /// Sets the owner's bytes. Returns `Ok(true)` when they changed (the revision was bumped),
-    /// `Ok(false)` when they are bitwise equal to the current bytes. The first set fixes the size;
-    /// a later set of another size fails with `VGPU-UNIFORMS-SIZE-MISMATCH` and changes nothing.
+    /// `Ok(false)` when they are bitwise equal to the current bytes. The first set fixes the size
+    /// of a uniform owner: a later set of another size fails with `VGPU-UNIFORMS-SIZE-MISMATCH`
+    /// and changes nothing. A storage owner's value replaces the whole buffer (a runtime-sized
+    /// array that grew or shrank): a set of another size gives it a new storage buffer of that
+    /// size, hence a new [`BufferKey`] (bind groups built on the old one must not be reused), a
+    /// new revision and a new stamp, and queues the upload; the old buffer is released at once
+    /// if no submission is open, else when the open one ends (operations recorded in it keep
+    /// reading the bytes they were recorded with), and reported by
+    /// [`drain_released`](Self::drain_released) then. Zero bytes fail with
+    /// `VGPU-UNIFORMS-EMPTY` on an owner never set or a storage owner (a set uniform owner
+    /// reports `VGPU-UNIFORMS-SIZE-MISMATCH`), more than the device's binding limit with
+    /// `VGPU-UNIFORMS-LIMIT`; either changes nothing.
     ///
     /// Uniform owners whose home slot no operation of the open submission may have bound (none
     /// is open, or the owner was not bound in it and [`memos_in_use`](Self::memos_in_use) was not
@@ -416,7 +428,11 @@ impl UniformEngine {
             return Ok(true);
         }
         if owner.bytes.len() != bytes.len() {
-            return Err(size_mismatch(owner, bytes.len()));
+            if owner.space == AddressSpace::Uniform {
+                return Err(size_mismatch(owner, bytes.len()));
+            }
+            self.resize_storage(key, bytes)?;
+            return Ok(true);
         }
         if owner.bytes == bytes {
             return Ok(false);
@@ -454,8 +470,12 @@ impl UniformEngine {
     }
 
     /// Like [`update`](Self::update), but also works on an owner never set: its scratch then starts
-    /// as `size` zero bytes and a successful `f` is the first set. On an owner already set, `size`
-    /// must equal its size (`VGPU-UNIFORMS-SIZE-MISMATCH` otherwise).
+    /// as `size` zero bytes and a successful `f` is the first set. On a uniform owner already
+    /// set, `size` must equal its size (`VGPU-UNIFORMS-SIZE-MISMATCH` otherwise). On a storage
+    /// owner already set, another `size` replaces its buffer as a [`set_bytes`](Self::set_bytes)
+    /// of that size does: the scratch starts as the current bytes, cut or zero-extended to
+    /// `size`, and a successful `f` commits them to a new buffer (even if they happen to equal
+    /// the old bytes' prefix). The size is checked before `f` runs.
     pub fn update_sized<E: From<UniformsError>>(
         &mut self,
         key: OwnerKey,
@@ -474,6 +494,7 @@ impl UniformEngine {
         let sub = self.submission_state();
         let owner = self.owners.get_mut(key).ok_or_else(|| stale(key))?;
         let first = owner.bytes.is_empty();
+        let mut resize = false;
         self.scratch.clear();
         match (first, size) {
             (true, None) => {
@@ -493,7 +514,19 @@ impl UniformEngine {
                 self.scratch.resize(size, 0);
             }
             (false, Some(size)) if size != owner.bytes.len() => {
-                return Err(size_mismatch(owner, size).into());
+                if owner.space == AddressSpace::Uniform {
+                    return Err(size_mismatch(owner, size).into());
+                }
+                check_size(
+                    owner,
+                    size,
+                    self.max_uniform_binding,
+                    self.max_storage_binding,
+                )?;
+                let kept = size.min(owner.bytes.len());
+                self.scratch.extend_from_slice(&owner.bytes[..kept]);
+                self.scratch.resize(size, 0);
+                resize = true;
             }
             (false, _) => self.scratch.extend_from_slice(&owner.bytes),
         }
@@ -508,6 +541,13 @@ impl UniformEngine {
                 &mut self.writes_at_finish,
                 (self.max_uniform_binding, self.max_storage_binding),
             )?;
+            return Ok(true);
+        }
+        if resize {
+            let scratch = std::mem::take(&mut self.scratch);
+            let resized = self.resize_storage(key, &scratch);
+            self.scratch = scratch;
+            resized?;
             return Ok(true);
         }
         if owner.bytes == self.scratch {
@@ -525,6 +565,36 @@ impl UniformEngine {
         Ok(true)
     }
 
+    /// Replaces a storage owner's bytes with `bytes` of another length, and its buffer with a new
+    /// one of that size. The old buffer may be bound by operations recorded in the open
+    /// submission: it is released when that submission ends, after the finish uploaded the bytes
+    /// those operations read if they were still queued (as [`remove_owner`](Self::remove_owner)
+    /// does); with no submission open it is released at once. Nothing changes on error.
+    fn resize_storage(&mut self, key: OwnerKey, bytes: &[u8]) -> Result<(), UniformsError> {
+        let open = self.open;
+        let owner = self.owners.get_mut(key).ok_or_else(|| stale(key))?;
+        check_size(
+            owner,
+            bytes.len(),
+            self.max_uniform_binding,
+            self.max_storage_binding,
+        )?;
+        let new = self.pool.create_storage(&owner.label, bytes.len())?;
+        let old_bytes = std::mem::replace(&mut owner.bytes, bytes.to_vec());
+        if let Some(old) = owner.storage.replace(new) {
+            if open {
+                let pending = owner.write_at_finish.then_some(old_bytes);
+                self.storage_released_at_end.push((old, pending));
+            } else {
+                self.pool.release_storage(old);
+            }
+        }
+        owner.revision += 1;
+        queue_at_finish(owner, key, &mut self.writes_at_finish);
+        self.stamps.renew(owner.stamp_slot);
+        Ok(())
+    }
+
     // ----- pin ----------------------------------------------------------------------------------
 
     /// Pins an owner to its home slot for a render bundle and makes it live: every later set
@@ -534,7 +604,8 @@ impl UniformEngine {
     /// the first pin moves the owner to a new home (the old one keeps their snapshot and is
     /// freed when the submission ends). Pins nest; each needs an [`unpin`](Self::unpin), after
     /// which a home a bundle may have read in the open submission counts as bound in it.
-    /// Storage owners are already live; pinning them only returns their buffer.
+    /// Storage owners are already live; pinning them only returns their buffer (a set of another
+    /// size replaces it: a bundle that recorded the old one must be recorded again).
     pub fn pin(&mut self, key: OwnerKey) -> Result<SlotRef, UniformsError> {
         let sub = self.submission_state();
         let owner = self.owners.get_mut(key).ok_or_else(|| stale(key))?;
@@ -857,8 +928,9 @@ impl UniformEngine {
     }
 
     /// Buffers released since the last call (pages beyond the idle budget, storage buffers of
-    /// removed owners). Their keys are never reused for another buffer; evict every bind group
-    /// that uses them.
+    /// removed owners and the old buffers of resized storage owners), each reported once no
+    /// submission may read it any more. Their keys are never reused for another buffer; evict
+    /// every bind group that uses them.
     pub fn drain_released(&mut self) -> impl Iterator<Item = BufferKey> + '_ {
         self.pool.drain_released()
     }

@@ -17,7 +17,8 @@ pub enum UniformsError {
         /// The key, formatted (`OwnerKey(…)`).
         key: String,
     },
-    /// A set gave a different number of bytes than the owner's first set.
+    /// A set of a uniform owner gave a different number of bytes than its first set (storage
+    /// owners take a set of another size: it replaces their buffer).
     #[error(
         "VGPU-UNIFORMS-SIZE-MISMATCH: uniform owner {label:?}: expected {expected} bytes (fixed by its first set), got {actual}"
     )]
@@ -39,7 +40,8 @@ pub enum UniformsError {
         /// What was attempted (`resolve`, `pin`, `update`, `binding_size`).
         operation: &'static str,
     },
-    /// An owner's first set gave zero bytes (a binding cannot be empty).
+    /// A set gave zero bytes to an owner never set, or to a storage owner (a binding cannot be
+    /// empty).
     #[error("VGPU-UNIFORMS-EMPTY: uniform owner {label:?}: a binding needs at least 1 byte, got 0")]
     Empty {
         /// The owner's label.

@@ -50,7 +50,11 @@
 //!    of dirty slots per page. A cancelled submission uploads nothing; its captured bytes stay
 //!    marked dirty and go up with the next finish.
 //! 5. **Storage owners** ([`AddressSpace::Storage`]) are live, never captured: each has its own
-//!    `STORAGE | COPY_DST | COPY_SRC` buffer, written once at finish with its latest bytes.
+//!    `STORAGE | COPY_DST | COPY_SRC` buffer, written once at finish with its latest bytes. A
+//!    value replaces the whole buffer: a set of another size (a runtime-sized array that grew or
+//!    shrank) gives the owner a new buffer (a new [`BufferKey`] and stamp); the old one is
+//!    released once no open submission may read it, and reported by
+//!    [`drain_released`](UniformEngine::drain_released).
 //! 6. **Pinned owners** ([`UniformEngine::pin`], for render bundles): the home slot becomes
 //!    live. Every set writes through to it (uploaded once at the next finish), so a bundle that
 //!    recorded the home offset reads the latest value on every replay. Operations recorded in a
@@ -58,8 +62,8 @@
 //!    content, so values that repeat every frame stay resident), and a pin taken after an
 //!    operation of the submission bound the home moves the owner to a new home.
 //! 7. **Memoized slots**: every owner has a [stamp](UniformEngine::stamps) that moves whenever
-//!    its slot could (a set that cannot go to the home slot, pin, unpin, removal, a submission
-//!    that bound it to a snapshot slot). A caller that declared
+//!    its slot could (a set that cannot go to the home slot, a storage owner's new size, pin,
+//!    unpin, removal, a submission that bound it to a snapshot slot). A caller that declared
 //!    [`memos_in_use`](UniformEngine::memos_in_use) in the open submission may bind the slot of
 //!    an earlier resolve, without resolving, while the stamp holds, in that submission or later
 //!    ones: vgpu records a steady draw this way, with no per-owner lookup. For the rest of such a
