@@ -1,6 +1,6 @@
 //! The integration tests of vgpu, in one test binary (one link, not one per file). Each module's
-//! name says the device tier it needs (see `tests/README.md`); `regression_upstream` holds the
-//! upstream bug report's regression tests.
+//! name says the device tier it needs (see `tests/README.md`); `regression` holds the upstream
+//! bug report's regression tests, one file per regression.
 //!
 //! The `backend_*` tests depend on the process environment: each runs its environment-dependent
 //! body in a child process of this binary (`vgpu_tests::run_child_test`), as an `#[ignore]`d test
@@ -8,7 +8,7 @@
 
 mod backend_unavailable;
 mod backend_unknown;
-mod regression_upstream;
+mod regression;
 mod tier1_device_errors;
 mod tier1_set_errors;
 mod tier2_examples;
