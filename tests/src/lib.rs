@@ -106,3 +106,57 @@ pub fn temp_path(name: &str) -> std::path::PathBuf {
     std::fs::create_dir_all(&dir).expect("create temp dir");
     dir.join(name)
 }
+
+/// Set in the environment of a child test process started by [`run_child_test`] (its value is
+/// the name of the test the child runs).
+pub const CHILD_TEST_ENV: &str = "VGPU_TESTS_CHILD";
+
+/// Runs the `#[ignore]`d test `name` of the calling module alone, in a child process of the
+/// calling test binary, with `env` added to the child's environment; `module_path` is the
+/// caller's `module_path!()`.
+///
+/// For tests that depend on the process environment (`VGPU_BACKEND`, the Vulkan ICD and EGL
+/// vendor search paths): the child has an environment of its own, read before any instance
+/// exists in it, and the tests running beside the caller in this process are not affected.
+///
+/// # Panics
+/// With the child's output, if it cannot be started, fails, or did not run exactly that test.
+pub fn run_child_test(module_path: &str, name: &str, env: &[(&str, &str)]) {
+    // Test names are paths from the crate root: drop the test crate's own name.
+    let test = match module_path.split_once("::") {
+        Some((_, module)) => format!("{module}::{name}"),
+        None => name.to_owned(),
+    };
+    let exe = std::env::current_exe().expect("the path of this test binary");
+    let output = std::process::Command::new(exe)
+        .args([test.as_str(), "--exact", "--ignored", "--nocapture"])
+        .args(["--test-threads", "1"])
+        .env(CHILD_TEST_ENV, &test)
+        .envs(env.iter().copied())
+        .output()
+        .unwrap_or_else(|e| panic!("cannot start the child test {test}: {e}"));
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    let report = format!(
+        "child test {test} with {env:?}: {}\n--- its stdout:\n{stdout}\n--- its stderr:\n{stderr}",
+        output.status
+    );
+    assert!(output.status.success(), "{report}");
+    // A name that matches no test runs nothing and exits 0: require the one test's pass.
+    assert!(
+        stdout.contains("test result: ok. 1 passed;"),
+        "did not run exactly one test: {report}"
+    );
+}
+
+/// Whether this process is a child started by [`run_child_test`]. A child test calls it first
+/// and returns when it is `false` (run in-process, e.g. by `cargo test -- --include-ignored`,
+/// it would see this process's environment instead of the one its parent test sets), saying so
+/// on stderr.
+pub fn in_child_test(name: &str) -> bool {
+    let child = std::env::var_os(CHILD_TEST_ENV).is_some();
+    if !child {
+        eprintln!("{name}: runs only in the child process its parent test starts; skipped here");
+    }
+    child
+}

@@ -1,5 +1,7 @@
-//! Tier 0: an unknown `VGPU_BACKEND` value is an error naming the accepted values. Its own test
-//! binary, because it sets a process environment variable.
+//! Tier 0: an unknown `VGPU_BACKEND` value is an error naming the accepted values. The parts that
+//! read `VGPU_BACKEND` from the environment run in child processes of this test binary
+//! ([`vgpu_tests::run_child_test`]), each given its own value, so no test changes the
+//! environment of the process the other tests run in.
 
 use vgpu::{BackendChoice, ErrorCode, GpuOptions};
 
@@ -19,8 +21,24 @@ fn unknown_backend_names_accepted_values() {
         assert_eq!(BackendChoice::parse(text, "test").expect("known"), want);
     }
 
-    // SAFETY: this test binary has a single test, so no other thread reads the environment.
-    unsafe { std::env::set_var("VGPU_BACKEND", "dx13") };
+    vgpu_tests::run_child_test(
+        module_path!(),
+        "unknown_env_backend_child",
+        &[("VGPU_BACKEND", "dx13")],
+    );
+    vgpu_tests::run_child_test(
+        module_path!(),
+        "noop_env_backend_child",
+        &[("VGPU_BACKEND", "noop")],
+    );
+}
+
+#[test]
+#[ignore = "run in a child process (VGPU_BACKEND=dx13) by unknown_backend_names_accepted_values"]
+fn unknown_env_backend_child() {
+    if !vgpu_tests::in_child_test("unknown_env_backend_child") {
+        return;
+    }
     let e = GpuOptions::from_env().expect_err("unknown env value");
     assert_eq!(e.code(), "VGPU-DEVICE-BACKEND-UNKNOWN");
     assert!(
@@ -29,7 +47,13 @@ fn unknown_backend_names_accepted_values() {
     );
     let e = vgpu::Gpu::from_env().expect_err("unknown env value");
     assert_eq!(e.code(), "VGPU-DEVICE-BACKEND-UNKNOWN");
+}
 
-    unsafe { std::env::set_var("VGPU_BACKEND", "noop") };
+#[test]
+#[ignore = "run in a child process (VGPU_BACKEND=noop) by unknown_backend_names_accepted_values"]
+fn noop_env_backend_child() {
+    if !vgpu_tests::in_child_test("noop_env_backend_child") {
+        return;
+    }
     assert!(vgpu::Gpu::from_env().expect("noop").is_noop());
 }

@@ -1,9 +1,7 @@
 //! Tier 1: counters and read-back on wgpu's noop device (validates, counts, executes copies).
 #![allow(missing_docs, clippy::unwrap_used)]
 
-mod common;
-
-use common::{mat, noop_engine, read_slot, snap, submit_empty};
+use crate::common::{mat, noop_engine, read_slot, snap, submit_empty};
 use vgpu_core::ErrorCode as _;
 use vgpu_uniforms::{AddressSpace, BufferKey, EngineConfig, OwnerKey, SlotRef, UniformEngine};
 

@@ -1,9 +1,7 @@
 //! Tier 1 (wgpu noop device): evicting a cached group never breaks work that recorded it.
 #![allow(clippy::unwrap_used)]
 
-mod common;
-
-use common::*;
+use crate::common::*;
 use vgpu_bind::{BindEntry, BindingStore};
 use vgpu_core::GpuContext;
 

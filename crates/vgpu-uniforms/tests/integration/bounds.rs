@@ -2,9 +2,7 @@
 //! live slots and pages under the documented bounds.
 #![allow(missing_docs, clippy::unwrap_used)]
 
-mod common;
-
-use common::{noop_engine, snap};
+use crate::common::{noop_engine, snap};
 use vgpu_uniforms::{AddressSpace, EngineConfig, OwnerKey};
 
 struct Rng(u64);

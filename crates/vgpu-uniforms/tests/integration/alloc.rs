@@ -2,12 +2,10 @@
 //! measured with a counting global allocator (counts only on the test's own thread).
 #![allow(missing_docs, clippy::unwrap_used)]
 
-mod common;
-
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
 
-use common::{mat, noop_engine};
+use crate::common::{mat, noop_engine};
 use vgpu_uniforms::{AddressSpace, EngineConfig, OwnerKey, UniformEngine};
 
 struct Counting;

@@ -1,20 +1,32 @@
-//! Tier 0: a forced backend that is unavailable fails with an error listing what was tried. Its
-//! own test binary: it hides the Vulkan drivers and the EGL vendors through the environment
-//! before any instance exists in this process.
+//! Tier 0: a forced backend that is unavailable fails with an error listing what was tried. The
+//! test body runs in a child process of this test binary ([`vgpu_tests::run_child_test`]) whose
+//! environment hides the Vulkan drivers and the EGL vendors before any instance exists in it; the
+//! process the other tests run in keeps its drivers.
 
 use vgpu::{BackendChoice, Gpu, GpuOptions};
 
 #[test]
 fn forced_backend_unavailable_lists_every_attempt() {
-    // SAFETY: single test in this binary; no other thread reads the environment.
-    unsafe {
-        std::env::set_var("VK_ICD_FILENAMES", "/nonexistent/vgpu-test-icd.json");
-        std::env::set_var("VK_DRIVER_FILES", "/nonexistent/vgpu-test-icd.json");
-        std::env::set_var(
-            "__EGL_VENDOR_LIBRARY_FILENAMES",
-            "/nonexistent/vgpu-test-egl.json",
-        );
-        std::env::set_var("__EGL_VENDOR_LIBRARY_DIRS", "/nonexistent");
+    vgpu_tests::run_child_test(
+        module_path!(),
+        "forced_backend_unavailable_lists_every_attempt_child",
+        &[
+            ("VK_ICD_FILENAMES", "/nonexistent/vgpu-test-icd.json"),
+            ("VK_DRIVER_FILES", "/nonexistent/vgpu-test-icd.json"),
+            (
+                "__EGL_VENDOR_LIBRARY_FILENAMES",
+                "/nonexistent/vgpu-test-egl.json",
+            ),
+            ("__EGL_VENDOR_LIBRARY_DIRS", "/nonexistent"),
+        ],
+    );
+}
+
+#[test]
+#[ignore = "run in a child process without drivers by forced_backend_unavailable_lists_every_attempt"]
+fn forced_backend_unavailable_lists_every_attempt_child() {
+    if !vgpu_tests::in_child_test("forced_backend_unavailable_lists_every_attempt_child") {
+        return;
     }
     let e = Gpu::new(&GpuOptions {
         backend: BackendChoice::Vulkan,

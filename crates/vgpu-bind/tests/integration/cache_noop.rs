@@ -1,11 +1,9 @@
 //! Tier 1 (wgpu noop device): cache keys, hits, misses, targeted eviction, LRU bounds, errors.
 #![allow(clippy::unwrap_used)]
 
-mod common;
-
 use std::num::{NonZeroU32, NonZeroU64};
 
-use common::*;
+use crate::common::*;
 use vgpu_bind::{BindEntry, BindError, BindingStore, CacheConfig};
 use vgpu_core::{ErrorCode, GpuContext};
 

@@ -2,9 +2,7 @@
 //! noop device (it executes copies) what every recorded operation would see.
 #![allow(missing_docs, clippy::unwrap_used)]
 
-mod common;
-
-use common::{noop_engine, read_buffer, submit_empty};
+use crate::common::{noop_engine, read_buffer, submit_empty};
 use vgpu_uniforms::{AddressSpace, BufferKey, EngineConfig, OwnerKey, SlotRef, UniformEngine};
 
 /// splitmix64: deterministic and dependency-free.

@@ -4,14 +4,12 @@
 //! the thread switched counting on (other test threads and wgpu's threads are not counted).
 #![allow(clippy::unwrap_used)]
 
-mod common;
-
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
 use std::num::NonZeroU64;
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use common::*;
+use crate::common::*;
 use vgpu_bind::BindEntry;
 
 struct CountingAlloc;

@@ -1,9 +1,7 @@
 //! Tier 1 (wgpu noop device): targeted eviction among 24 000 live bind groups.
 #![allow(clippy::unwrap_used)]
 
-mod common;
-
-use common::*;
+use crate::common::*;
 use vgpu_bind::BindEntry;
 use vgpu_core::ErrorCode;
 

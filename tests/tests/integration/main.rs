@@ -1,0 +1,19 @@
+//! The integration tests of vgpu, in one test binary (one link, not one per file). Each module's
+//! name says the device tier it needs (see `tests/README.md`); `regression` holds the upstream
+//! bug report's regression tests, one file per regression.
+//!
+//! The `backend_*` tests depend on the process environment: each runs its environment-dependent
+//! body in a child process of this binary (`vgpu_tests::run_child_test`), as an `#[ignore]`d test
+//! that a plain `cargo test` does not run in this process.
+
+mod backend_unavailable;
+mod backend_unknown;
+mod regression;
+mod tier1_device_errors;
+mod tier1_set_errors;
+mod tier2_examples;
+mod tier2_frame_features;
+mod tier2_packing_roundtrip;
+mod tier2_scene;
+mod tier2_set_kinds;
+mod tier2_triangle;
