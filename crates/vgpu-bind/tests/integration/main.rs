@@ -8,4 +8,5 @@ mod alloc_free_hits;
 mod cache_noop;
 mod common;
 mod eviction_24k;
+mod invalidation_epoch;
 mod recorded_after_eviction;

@@ -5,3 +5,4 @@ mod hostile;
 mod layout_table;
 mod packing;
 mod reflection;
+mod shape;

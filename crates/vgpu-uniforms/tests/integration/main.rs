@@ -10,3 +10,4 @@ mod common;
 mod device;
 mod model;
 mod noop;
+mod storage_resize;

@@ -91,6 +91,7 @@ impl State {
                 self.engine.create_owner(&owner_label, space)
             }
         };
+        let size_before = self.engine.bytes(owner).map_or(0, <[u8]>::len);
         let result = self.pack_value(owner, existing.is_some(), &plan, input, t, &cx);
         match (result, existing) {
             (Err(e), None) => {
@@ -98,7 +99,17 @@ impl State {
                 Err(e)
             }
             (Err(e), Some(_)) => Err(e),
-            (Ok(()), Some(_)) => Ok(None),
+            (Ok(()), Some(_)) => {
+                // A runtime-sized array of another length lives in another buffer: bundles that
+                // recorded the old one are stale, memos rebuild their group.
+                if self.engine.bytes(owner).map_or(0, <[u8]>::len) != size_before {
+                    if let Some(op) = self.ops.get_mut(t.key) {
+                        op.bindings_rev += 1;
+                        op.fast.invalidate();
+                    }
+                }
+                Ok(None)
+            }
             (Ok(()), None) => Ok(Some(BindingContent::Value { owner })),
         }
     }
@@ -114,8 +125,7 @@ impl State {
         t: &Assigned<'_>,
         cx: &PackContext<'_>,
     ) -> Result<()> {
-        let empty = |st: &State| -> crate::error::Error {
-            let _ = st;
+        let empty = || -> crate::error::Error {
             BindingError::EmptyRuntimeArray {
                 label: t.label.to_owned(),
                 binding: t.binding.name.to_string(),
@@ -134,7 +144,7 @@ impl State {
                     .runtime_array()
                     .is_some_and(|rt| bytes.len() <= rt.offset as usize)
                 {
-                    return Err(empty(self));
+                    return Err(empty());
                 }
                 self.engine.set_bytes(owner, bytes)?;
                 Ok(())
@@ -145,7 +155,7 @@ impl State {
                         .runtime_array()
                         .is_some_and(|rt| size <= rt.offset as usize)
                     {
-                        return Err(empty(self));
+                        return Err(empty());
                     }
                     return self.replace_runtime_array(owner, has_bytes, plan, v, size, cx);
                 }

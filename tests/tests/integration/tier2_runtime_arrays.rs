@@ -56,9 +56,18 @@ impl Copier {
 
     /// Dispatches; on a real device returns `out[0]` and the first `n` copied vectors.
     fn run(&self) -> Option<([f32; 4], Vec<[f32; 4]>)> {
+        self.dispatch();
+        self.read()
+    }
+
+    fn dispatch(&self) {
         self.gpu
             .frame(|f| f.compute_pass(|c| c.dispatch(&self.k, 1, 1, 1)))
             .unwrap();
+    }
+
+    /// `out[0]` and the first `n` copied vectors (read-back creates a staging buffer).
+    fn read(&self) -> Option<([f32; 4], Vec<[f32; 4]>)> {
         if self.gpu.is_noop() {
             return None;
         }
@@ -93,11 +102,12 @@ fn a_top_level_runtime_array_is_replaced_whole() {
         // Shrink: arrayLength 2, no element of the old array left.
         let before = gpu.stats();
         c.k.set("items", items(&[10.0, 20.0])).unwrap();
-        if let Some((head, got)) = c.run() {
+        c.dispatch();
+        let s = gpu.stats() - before;
+        if let Some((head, got)) = c.read() {
             assert_eq!(head[0], 2.0, "shrunk");
             assert_eq!(got, expect(&[10.0, 20.0]));
         }
-        let s = gpu.stats() - before;
         assert_eq!(s.buffers_created, 1, "a storage buffer of the new size");
         assert_eq!(
             s.bind_groups_created, 1,
@@ -112,11 +122,12 @@ fn a_top_level_runtime_array_is_replaced_whole() {
         // Same size, new values: no new buffer or bind group.
         let before = gpu.stats();
         c.k.set("items", items(&[1.5, 2.5, 3.5, 4.5, 5.5])).unwrap();
-        if let Some((head, got)) = c.run() {
+        c.dispatch();
+        let s = gpu.stats() - before;
+        if let Some((head, got)) = c.read() {
             assert_eq!(head[0], 5.0, "same size");
             assert_eq!(got, expect(&[1.5, 2.5, 3.5, 4.5, 5.5]));
         }
-        let s = gpu.stats() - before;
         assert_eq!((s.buffers_created, s.bind_groups_created), (0, 0));
         assert_eq!(s.bytes_uploaded, 5 * 16);
         // Empty: refused, the previous array stays bound.
@@ -183,5 +194,46 @@ fn a_struct_tail_is_replaced_whole_and_other_members_merge() {
                 .unwrap_err();
         assert_eq!(e.code(), "VGPU-SET-EMPTY-ARRAY", "{e}");
         assert!(e.to_string().contains("$.items"), "{e}");
+    });
+}
+
+#[test]
+fn a_bundle_that_recorded_a_runtime_array_is_stale_once_the_array_changes_length() {
+    each_gpu(|gpu| {
+        let draw = vgpu_tests::fullscreen(
+            gpu,
+            "first item",
+            "@group(0) @binding(0) var<storage, read> items: array<vec4f>;
+             @fragment fn fs_main() -> @location(0) vec4f { return items[arrayLength(&items) - 1u]; }",
+        );
+        let colors = |n: usize, c: [f32; 4]| Value::Array((0..n).map(|_| Value::from(c)).collect());
+        draw.set("items", colors(2, [1.0, 0.0, 0.0, 1.0])).unwrap();
+        let target = gpu.target(2, 2).unwrap();
+        let bundle = gpu
+            .bundle("items", target.signature(), |b| b.draw(&draw))
+            .unwrap();
+        let replay = || gpu.frame(|f| f.pass(&target, |p| p.execute(&bundle)));
+        replay().unwrap();
+        // Same length: the bundle reads the live value.
+        draw.set("items", colors(2, [0.0, 1.0, 0.0, 1.0])).unwrap();
+        replay().unwrap();
+        if !gpu.is_noop() {
+            assert_eq!(
+                target.read_rgba8().unwrap().pixel(0, 0),
+                Some([0, 255, 0, 255])
+            );
+        }
+        // Another length: another buffer, which the bundle did not record.
+        draw.set("items", colors(3, [0.0, 0.0, 1.0, 1.0])).unwrap();
+        let e = replay().unwrap_err();
+        assert_eq!(e.code(), "VGPU-BUNDLE-STALE", "{e}");
+        // Drawn directly, the draw sees the new array.
+        gpu.frame(|f| f.pass(&target, |p| p.draw(&draw))).unwrap();
+        if !gpu.is_noop() {
+            assert_eq!(
+                target.read_rgba8().unwrap().pixel(0, 0),
+                Some([0, 0, 255, 255])
+            );
+        }
     });
 }

@@ -2,9 +2,7 @@
 //! against moves on destroy and clear, never on a capacity (LRU) eviction.
 #![allow(clippy::unwrap_used)]
 
-mod common;
-
-use common::*;
+use crate::common::*;
 use vgpu_bind::{BindingStore, CacheConfig};
 use vgpu_core::GpuContext;
 

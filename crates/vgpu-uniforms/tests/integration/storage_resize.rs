@@ -3,9 +3,7 @@
 //! their first size.
 #![allow(missing_docs, clippy::unwrap_used)]
 
-mod common;
-
-use common::{noop_engine, read_buffer, read_slot, snap, submit_empty};
+use crate::common::{noop_engine, read_buffer, read_slot, snap, submit_empty};
 use vgpu_core::ErrorCode as _;
 use vgpu_uniforms::{
     AddressSpace, BufferKey, EngineConfig, OwnerKey, StorageKey, UniformEngine, UniformsError,
