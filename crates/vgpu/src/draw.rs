@@ -10,7 +10,8 @@ use crate::error::{BindingError, Result};
 use crate::gpu::Gpu;
 use crate::shader::Shader;
 use crate::state::{
-    BindingInput, IndexBinding, OpKey, Program, RenderInfo, RenderStateKey, Stages, VertexBinding,
+    BindingInput, IndexBinding, OpKey, Program, RenderInfo, RenderStateKey, Stages, ValueInput,
+    VertexBinding,
 };
 
 /// A vertex buffer bound at one slot, with its layout (checked against the shader's inputs).
@@ -125,9 +126,19 @@ impl OpHandle {
 
     /// `set` of draws and computes.
     pub(crate) fn set(&self, name: &str, value: Bind<'_>) -> Result<()> {
+        let key = self.key;
+        // Values (the common case) need no lowering: they hold no handle.
+        let value_input = match &value {
+            Bind::Value(v) => Some(ValueInput::Value(v)),
+            Bind::ValueRef(v) => Some(ValueInput::Value(v)),
+            Bind::Pod(bytes) => Some(ValueInput::Pod(bytes)),
+            _ => None,
+        };
+        if let Some(input) = value_input {
+            return self.gpu.with_state(|st| st.set_value(key, name, input));
+        }
         let input = value.lower(self.gpu.id(), &self.label, name)?;
-        self.gpu
-            .with_state(|st| st.set_binding(self.key, name, input))
+        self.gpu.with_state(|st| st.set_binding(key, name, input))
     }
 
     /// `set_all` of draws and computes.

@@ -28,7 +28,9 @@ use vgpu_bind::{BindingStore, ResourceKey};
 use vgpu_core::GpuContext;
 use vgpu_uniforms::{BufferKey, EngineConfig, OwnerKey, UniformEngine};
 
-pub(crate) use assign::{BindingInput, BufferInput, SamplerInput, ViewInput, ViewOwner};
+pub(crate) use assign::{
+    BindingInput, BufferInput, SamplerInput, ValueInput, ViewInput, ViewOwner,
+};
 pub(crate) use lock::{HeldState, SharedState};
 pub(crate) use operation::{IndexBinding, OpKey, RenderInfo, RenderStateKey, VertexBinding};
 pub(crate) use program::{Program, Stages};

@@ -681,7 +681,6 @@ fn build_group(
 }
 
 /// Sets a group with one dynamic offset unless the same group and offset are already bound.
-/// Keeps `set_group`'s invariant: offsets past the first are zero.
 #[inline]
 fn set_single<R: Recorder>(
     rec: &mut R,
@@ -700,7 +699,9 @@ fn set_single<R: Recorder>(
     }
     rec.set_bind_group(gi as u32, group, std::slice::from_ref(&offset));
     b.id = id;
-    b.offsets = [0; MAX_DYNAMIC];
+    // Offsets past the first may keep another group's values: a group with one dynamic offset
+    // compares only the first, and `set_group` compares whole arrays, so a stale entry can only
+    // cost a redundant set, never skip a needed one.
     b.offsets[0] = offset;
     bound.set_bind_group_calls += 1;
 }
@@ -718,7 +719,8 @@ fn set_group<R: Recorder>(
     let Some(b) = bound.groups.get_mut(gi) else {
         return;
     };
-    // Offsets past `n` are always zero on both sides, so whole arrays compare.
+    // Offsets past `n` are zero here; in `b` they are zero or stale (see `set_single`), which
+    // can only make the compare fail: whole arrays compare.
     if b.id == id.get() && b.offsets == *offsets {
         bound.set_bind_group_skipped += 1;
         return;

@@ -46,6 +46,24 @@ pub(crate) enum BindingInput<'a> {
     Unusable(&'static str),
 }
 
+/// A value for a binding: the common input, passed without lowering (see [`State::set_value`]).
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum ValueInput<'a> {
+    /// A library-owned struct value.
+    Value(&'a Value),
+    /// The bytes of a typed value.
+    Pod(&'a [u8]),
+}
+
+impl<'a> From<ValueInput<'a>> for BindingInput<'a> {
+    fn from(v: ValueInput<'a>) -> Self {
+        match v {
+            ValueInput::Value(v) => BindingInput::Value(v),
+            ValueInput::Pod(p) => BindingInput::Pod(p),
+        }
+    }
+}
+
 /// A buffer range to bind.
 #[derive(Debug)]
 pub(crate) struct BufferInput<'a> {
@@ -164,6 +182,21 @@ impl Assigned<'_> {
 }
 
 impl State {
+    /// `Draw::set` of a value: packed in place when the binding already holds a value (the
+    /// steady path), else the full path.
+    #[inline]
+    pub(crate) fn set_value(
+        &mut self,
+        key: OpKey,
+        name: &str,
+        input: ValueInput<'_>,
+    ) -> Result<()> {
+        if let Some(done) = self.set_value_in_place(key, name, input) {
+            return done;
+        }
+        self.set_binding_full(key, name, input.into())
+    }
+
     /// `Draw::set`: one binding, by binding name or member shorthand.
     pub(crate) fn set_binding(
         &mut self,
@@ -171,9 +204,16 @@ impl State {
         name: &str,
         input: BindingInput<'_>,
     ) -> Result<()> {
-        if let Some(done) = self.set_value_in_place(key, name, &input) {
-            return done;
+        match input {
+            BindingInput::Value(v) => self.set_value(key, name, ValueInput::Value(v)),
+            BindingInput::Pod(p) => self.set_value(key, name, ValueInput::Pod(p)),
+            input => self.set_binding_full(key, name, input),
         }
+    }
+
+    /// The full path of `set`: a binding by name, or a member by shorthand.
+    #[inline(never)]
+    fn set_binding_full(&mut self, key: OpKey, name: &str, input: BindingInput<'_>) -> Result<()> {
         let Some(op) = self.ops.get(key) else {
             return Ok(());
         };

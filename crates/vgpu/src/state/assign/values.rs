@@ -8,7 +8,7 @@ use vgpu_core::WritePlan;
 use vgpu_core::value::Value;
 use vgpu_uniforms::OwnerKey;
 
-use super::{Assigned, BindingInput, value_space};
+use super::{Assigned, BindingInput, ValueInput, value_space};
 use crate::error::{BindingError, Result};
 use crate::state::State;
 use crate::state::operation::{BindingContent, OpKey};
@@ -23,11 +23,8 @@ impl State {
         &mut self,
         key: OpKey,
         name: &str,
-        input: &BindingInput<'_>,
+        input: ValueInput<'_>,
     ) -> Option<Result<()>> {
-        if !matches!(input, BindingInput::Value(_) | BindingInput::Pod(_)) {
-            return None;
-        }
         let State { ops, engine, .. } = self;
         let op = ops.get(key)?;
         let i = op.program.binding_index(name)?;
@@ -48,14 +45,14 @@ impl State {
         }
         let cx = PackContext::new(&op.label, &pb.name);
         Some(match input {
-            BindingInput::Value(v) => engine
+            ValueInput::Value(v) => engine
                 .update(owner, |bytes| {
                     plan.pack_partial(v, bytes, &cx)
                         .map(|_| ())
                         .map_err(crate::error::Error::from)
                 })
                 .map(|_| ()),
-            BindingInput::Pod(bytes) => plan
+            ValueInput::Pod(bytes) => plan
                 .check_pod_size(bytes.len(), &cx)
                 .map_err(crate::error::Error::from)
                 .and_then(|()| {
@@ -64,7 +61,6 @@ impl State {
                         .map(|_| ())
                         .map_err(crate::error::Error::from)
                 }),
-            _ => return None,
         })
     }
 
