@@ -96,6 +96,33 @@ impl<'a> Bind<'a> {
                 record: None,
                 label: "wgpu buffer binding",
             }),
+            Bind::Texture(_) | Bind::TargetColor(_) | Bind::TargetDepth(_) => {
+                self.lower_view(check)?
+            }
+            Bind::RawView(view) => BindingInput::View(ViewInput {
+                view,
+                format: Some(view.texture().format()),
+                samples: view.texture().sample_count(),
+                owner: ViewOwner::Raw,
+                what: "a wgpu texture view",
+            }),
+            Bind::Sampler(s) => {
+                check(s.inner.gpu, "sampler", "sampler")?;
+                BindingInput::Sampler(SamplerInput {
+                    raw: &s.inner.sampler,
+                    record: Some(&s.inner),
+                })
+            }
+            Bind::RawSampler(raw) => BindingInput::Sampler(SamplerInput { raw, record: None }),
+        })
+    }
+
+    /// A vgpu texture's or a target's view, after the `Gpu` check.
+    fn lower_view(
+        &self,
+        check: impl Fn(GpuId, &'static str, &str) -> Result<()>,
+    ) -> Result<BindingInput<'_>> {
+        Ok(match self {
             Bind::Texture(t) => {
                 check(t.inner.gpu, "texture", &t.inner.label)?;
                 BindingInput::View(ViewInput {
@@ -132,21 +159,7 @@ impl<'a> Bind<'a> {
                     _ => BindingInput::Unusable("a target without depth"),
                 }
             }
-            Bind::RawView(view) => BindingInput::View(ViewInput {
-                view,
-                format: Some(view.texture().format()),
-                samples: view.texture().sample_count(),
-                owner: ViewOwner::Raw,
-                what: "a wgpu texture view",
-            }),
-            Bind::Sampler(s) => {
-                check(s.inner.gpu, "sampler", "sampler")?;
-                BindingInput::Sampler(SamplerInput {
-                    raw: &s.inner.sampler,
-                    record: Some(&s.inner),
-                })
-            }
-            Bind::RawSampler(raw) => BindingInput::Sampler(SamplerInput { raw, record: None }),
+            _ => BindingInput::Unusable("not a texture"),
         })
     }
 }

@@ -315,21 +315,40 @@ impl Gpu {
     }
 }
 
+/// `VGPU-DRAW-VERTEX-LAYOUT` unless the vertex and index buffers of `desc` are usable and
+/// feed every vertex input of `program`.
 fn check_vertex_layout(desc: &DrawDesc, program: &Program) -> Result<()> {
-    let err = |what: String, expected: String, actual: String| BindingError::VertexLayout {
+    check_vertex_buffers(desc)?;
+    check_index_buffer(desc)?;
+    check_vertex_inputs(desc, program)
+}
+
+/// The error of a vertex layout check.
+fn vertex_layout_error(
+    desc: &DrawDesc,
+    what: String,
+    expected: String,
+    actual: String,
+) -> crate::error::Error {
+    BindingError::VertexLayout {
         label: desc.label.clone(),
         what,
         expected,
         actual,
-    };
+    }
+    .into()
+}
+
+/// Usage and offset of each vertex buffer.
+fn check_vertex_buffers(desc: &DrawDesc) -> Result<()> {
+    let err = |what, expected, actual| vertex_layout_error(desc, what, expected, actual);
     for v in &desc.vertex_buffers {
         if !v.buffer.usage().contains(wgpu::BufferUsages::VERTEX) {
             return Err(err(
                 format!("vertex buffer {:?}", v.buffer.label()),
                 "VERTEX usage".into(),
                 format!("{:?}", v.buffer.usage()),
-            )
-            .into());
+            ));
         }
         // wgpu panics on an empty slice; offsets are 4-aligned (`VERTEX_ALIGNMENT`).
         if v.offset >= v.buffer.size() || !v.offset.is_multiple_of(wgpu::VERTEX_ALIGNMENT) {
@@ -341,18 +360,22 @@ fn check_vertex_layout(desc: &DrawDesc, program: &Program) -> Result<()> {
                     v.buffer.size()
                 ),
                 v.offset.to_string(),
-            )
-            .into());
+            ));
         }
     }
+    Ok(())
+}
+
+/// Usage, offset and range of the index buffer.
+fn check_index_buffer(desc: &DrawDesc) -> Result<()> {
+    let err = |what, expected, actual| vertex_layout_error(desc, what, expected, actual);
     if let Some(i) = &desc.index_buffer {
         if !i.buffer.usage().contains(wgpu::BufferUsages::INDEX) {
             return Err(err(
                 format!("index buffer {:?}", i.buffer.label()),
                 "INDEX usage".into(),
                 format!("{:?}", i.buffer.usage()),
-            )
-            .into());
+            ));
         }
         let size = match i.format {
             wgpu::IndexFormat::Uint16 => 2,
@@ -370,10 +393,15 @@ fn check_vertex_layout(desc: &DrawDesc, program: &Program) -> Result<()> {
                     i.buffer.size()
                 ),
                 format!("offset {}, count {}", i.offset, i.count),
-            )
-            .into());
+            ));
         }
     }
+    Ok(())
+}
+
+/// Every vertex input of the program has an attribute of a compatible format.
+fn check_vertex_inputs(desc: &DrawDesc, program: &Program) -> Result<()> {
+    let err = |what, expected, actual| vertex_layout_error(desc, what, expected, actual);
     for input in &program.vertex_inputs {
         let found = desc
             .vertex_buffers
@@ -391,8 +419,7 @@ fn check_vertex_layout(desc: &DrawDesc, program: &Program) -> Result<()> {
                     input.location, input.format
                 ),
                 "no attribute".into(),
-            )
-            .into());
+            ));
         };
         let (n_shader, fam_shader) = vertex_format_shape(input.format);
         let (n_attr, fam_attr) = vertex_format_shape(attr.format);
@@ -404,8 +431,7 @@ fn check_vertex_layout(desc: &DrawDesc, program: &Program) -> Result<()> {
                 ),
                 format!("{:?} (or a format with the same components)", input.format),
                 format!("{:?}", attr.format),
-            )
-            .into());
+            ));
         }
     }
     Ok(())

@@ -215,61 +215,9 @@ impl<'g> Frame<'g> {
             _ => None,
         };
         let timer = self.timer.clone();
+        let timestamps = timer.as_ref().zip(timestamp_index);
         let gpu = self.gpu;
-        let encoder = self.encoder();
-        let color = target
-            .attachment_view()
-            .map(|view| wgpu::RenderPassColorAttachment {
-                view,
-                depth_slice: None,
-                resolve_target: target.resolve_view(),
-                ops: wgpu::Operations {
-                    load: match desc.clear {
-                        Some([r, g, b, a]) => wgpu::LoadOp::Clear(wgpu::Color { r, g, b, a }),
-                        None => wgpu::LoadOp::Load,
-                    },
-                    store: wgpu::StoreOp::Store,
-                },
-            });
-        let depth = target
-            .depth_view()
-            .map(|view| wgpu::RenderPassDepthStencilAttachment {
-                view,
-                depth_ops: Some(wgpu::Operations {
-                    load: match desc.clear_depth {
-                        Some(d) => wgpu::LoadOp::Clear(d),
-                        None => wgpu::LoadOp::Load,
-                    },
-                    store: wgpu::StoreOp::Store,
-                }),
-                stencil_ops: None,
-            });
-        let color_attachments = [color];
-        let mut rpass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
-            label: Some(desc.label),
-            color_attachments: if color_attachments[0].is_some() {
-                &color_attachments
-            } else {
-                &[]
-            },
-            depth_stencil_attachment: depth,
-            timestamp_writes: match (&timer, timestamp_index) {
-                (Some(qs), Some(i)) => Some(wgpu::RenderPassTimestampWrites {
-                    query_set: qs,
-                    beginning_of_pass_write_index: Some(2 * i),
-                    end_of_pass_write_index: Some(2 * i + 1),
-                }),
-                _ => None,
-            },
-            occlusion_query_set: None,
-            multiview_mask: None,
-        });
-        if let Some([x, y, w, h, min, max]) = desc.viewport {
-            rpass.set_viewport(x, y, w, h, min, max);
-        }
-        if let Some([x, y, w, h]) = desc.scissor {
-            rpass.set_scissor_rect(x, y, w, h);
-        }
+        let rpass = begin_render_pass(self.encoder(), &desc, timestamps);
         let held = gpu.shared.hold();
         let signature_id = {
             let mut st = held.borrow_mut();
@@ -391,6 +339,67 @@ impl Drop for Frame<'_> {
     fn drop(&mut self) {
         self.cancel_inner();
     }
+}
+
+/// Begins the wgpu render pass of `desc`: its target's attachments with their load operations,
+/// timestamps at `(query set, pass index)`, viewport and scissor.
+fn begin_render_pass<'e>(
+    encoder: &'e mut wgpu::CommandEncoder,
+    desc: &PassDesc<'_>,
+    timestamps: Option<(&wgpu::QuerySet, u32)>,
+) -> wgpu::RenderPass<'e> {
+    let target = desc.target;
+    let color = target
+        .attachment_view()
+        .map(|view| wgpu::RenderPassColorAttachment {
+            view,
+            depth_slice: None,
+            resolve_target: target.resolve_view(),
+            ops: wgpu::Operations {
+                load: match desc.clear {
+                    Some([r, g, b, a]) => wgpu::LoadOp::Clear(wgpu::Color { r, g, b, a }),
+                    None => wgpu::LoadOp::Load,
+                },
+                store: wgpu::StoreOp::Store,
+            },
+        });
+    let depth = target
+        .depth_view()
+        .map(|view| wgpu::RenderPassDepthStencilAttachment {
+            view,
+            depth_ops: Some(wgpu::Operations {
+                load: match desc.clear_depth {
+                    Some(d) => wgpu::LoadOp::Clear(d),
+                    None => wgpu::LoadOp::Load,
+                },
+                store: wgpu::StoreOp::Store,
+            }),
+            stencil_ops: None,
+        });
+    let color_attachments = [color];
+    let mut rpass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
+        label: Some(desc.label),
+        color_attachments: if color_attachments[0].is_some() {
+            &color_attachments
+        } else {
+            &[]
+        },
+        depth_stencil_attachment: depth,
+        timestamp_writes: timestamps.map(|(query_set, i)| wgpu::RenderPassTimestampWrites {
+            query_set,
+            beginning_of_pass_write_index: Some(2 * i),
+            end_of_pass_write_index: Some(2 * i + 1),
+        }),
+        occlusion_query_set: None,
+        multiview_mask: None,
+    });
+    if let Some([x, y, w, h, min, max]) = desc.viewport {
+        rpass.set_viewport(x, y, w, h, min, max);
+    }
+    if let Some([x, y, w, h]) = desc.scissor {
+        rpass.set_scissor_rect(x, y, w, h);
+    }
+    rpass
 }
 
 /// A render pass being recorded.
@@ -530,7 +539,7 @@ impl ComputePass<'_> {
     pub fn dispatch_indirect(
         &mut self,
         compute: &Compute,
-        buffer: &crate::Buffer,
+        buffer: &crate::buffer::Buffer,
         offset: u64,
     ) -> Result<()> {
         self.gpu

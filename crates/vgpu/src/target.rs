@@ -178,39 +178,15 @@ impl Gpu {
 
     /// A target per `desc`.
     pub fn target_with(&self, desc: &TargetDesc) -> Result<Target> {
+        self.check_target_desc(desc)?;
         let ctx = &self.ctx;
-        self.check_texture_size(&desc.label, desc.width, desc.height)?;
-        let renderable = ctx
-            .format_features(desc.format)
-            .allowed_usages
-            .contains(wgpu::TextureUsages::RENDER_ATTACHMENT);
-        if desc.color && (desc.format.is_depth_stencil_format() || !renderable) {
-            return Err(TargetError::Format {
-                label: desc.label.clone(),
-                usage: "a color attachment",
-                expected: "a renderable color format",
-                actual: desc.format,
-            }
-            .into());
-        }
-        if let Some(d) = desc.depth {
-            if !d.is_depth_stencil_format() {
-                return Err(TargetError::Format {
-                    label: desc.label.clone(),
-                    usage: "a depth attachment",
-                    expected: "a depth format such as Depth32Float",
-                    actual: d,
-                }
-                .into());
-            }
-        }
         let size = wgpu::Extent3d {
             width: desc.width,
             height: desc.height,
             depth_or_array_layers: 1,
         };
-        let tex = |label: &str, format, samples, extra: wgpu::TextureUsages| {
-            ctx.create_texture(&wgpu::TextureDescriptor {
+        let texture = |label: &str, format, samples, extra: wgpu::TextureUsages| {
+            let t = ctx.create_texture(&wgpu::TextureDescriptor {
                 label: Some(label),
                 size,
                 mip_level_count: 1,
@@ -219,51 +195,42 @@ impl Gpu {
                 format,
                 usage: wgpu::TextureUsages::RENDER_ATTACHMENT | extra,
                 view_formats: &[],
-            })
+            })?;
+            let view = t.create_view(&Default::default());
+            Ok::<_, crate::error::Error>((t, view))
         };
         let sampled = wgpu::TextureUsages::TEXTURE_BINDING | wgpu::TextureUsages::COPY_SRC;
-        if !desc.color && desc.depth.is_none() {
-            return Err(TargetError::Format {
-                label: desc.label.clone(),
-                usage: "a target without color",
-                expected: "a depth attachment",
-                actual: desc.format,
-            }
-            .into());
-        }
+        let multisampled = desc.sample_count > 1;
         let color = if desc.color {
-            let t = tex(&desc.label, desc.format, 1, sampled)?;
-            let v = t.create_view(&Default::default());
-            Some((t, v))
+            Some(texture(&desc.label, desc.format, 1, sampled)?)
         } else {
             None
         };
-        let msaa_view = if desc.sample_count > 1 && desc.color {
-            let t = tex(
-                &format!("{} msaa", desc.label),
+        let msaa_view = if multisampled && desc.color {
+            let label = format!("{} msaa", desc.label);
+            let (_, view) = texture(
+                &label,
                 desc.format,
                 desc.sample_count,
                 wgpu::TextureUsages::empty(),
             )?;
-            Some(t.create_view(&Default::default()))
+            Some(view)
         } else {
             None
         };
+        // A multisampled depth texture is neither sampled nor copied.
+        let depth_usage = if multisampled {
+            wgpu::TextureUsages::empty()
+        } else {
+            sampled
+        };
         let depth = match desc.depth {
-            Some(format) => {
-                let t = tex(
-                    &format!("{} depth", desc.label),
-                    format,
-                    desc.sample_count,
-                    if desc.sample_count > 1 {
-                        wgpu::TextureUsages::empty()
-                    } else {
-                        sampled
-                    },
-                )?;
-                let v = t.create_view(&Default::default());
-                Some((t, v))
-            }
+            Some(format) => Some(texture(
+                &format!("{} depth", desc.label),
+                format,
+                desc.sample_count,
+                depth_usage,
+            )?),
             None => None,
         };
         Ok(Target {
@@ -282,6 +249,48 @@ impl Gpu {
                 gpu: self.id(),
             }),
         })
+    }
+
+    /// `VGPU-TARGET-SIZE` or `VGPU-TARGET-FORMAT` unless `desc` describes a target this device
+    /// can render into.
+    fn check_target_desc(&self, desc: &TargetDesc) -> Result<()> {
+        self.check_texture_size(&desc.label, desc.width, desc.height)?;
+        let format_error = |usage, expected, actual| -> crate::error::Error {
+            TargetError::Format {
+                label: desc.label.clone(),
+                usage,
+                expected,
+                actual,
+            }
+            .into()
+        };
+        let renderable = self
+            .ctx
+            .format_features(desc.format)
+            .allowed_usages
+            .contains(wgpu::TextureUsages::RENDER_ATTACHMENT);
+        if desc.color && (desc.format.is_depth_stencil_format() || !renderable) {
+            return Err(format_error(
+                "a color attachment",
+                "a renderable color format",
+                desc.format,
+            ));
+        }
+        if let Some(d) = desc.depth.filter(|d| !d.is_depth_stencil_format()) {
+            return Err(format_error(
+                "a depth attachment",
+                "a depth format such as Depth32Float",
+                d,
+            ));
+        }
+        if !desc.color && desc.depth.is_none() {
+            return Err(format_error(
+                "a target without color",
+                "a depth attachment",
+                desc.format,
+            ));
+        }
+        Ok(())
     }
 
     /// `VGPU-FOREIGN-GPU` unless `target` was created by this `Gpu`.

@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 use super::State;
 use super::operation::{OpKey, RenderStateKey};
-use super::program::Stages;
+use super::program::{Program, Stages};
 use crate::descriptors::TargetSignature;
 use crate::error::{BindingError, Result};
 
@@ -35,79 +35,7 @@ impl State {
         }
         let state = render.state_key.clone();
         let label = op.label.clone();
-        let Stages::Render { vs, fs } = &program.stages else {
-            return Ok(0);
-        };
-        if fs.is_some() && sig.color.is_some() && program.fragment_outputs == 0 {
-            return Err(BindingError::VertexLayout {
-                label: label.to_string(),
-                what: "fragment outputs".to_owned(),
-                expected: "an @location(0) output for the target's color attachment".to_owned(),
-                actual: "none".to_owned(),
-            }
-            .into());
-        }
-        let module = program.shader.module(&self.ctx)?;
-        let buffers: Vec<Option<wgpu::VertexBufferLayout<'_>>> = state
-            .vertex_layouts
-            .iter()
-            .map(|(stride, step, attrs)| {
-                Some(wgpu::VertexBufferLayout {
-                    array_stride: *stride,
-                    step_mode: *step,
-                    attributes: attrs,
-                })
-            })
-            .collect();
-        let targets = [sig.color.map(|format| wgpu::ColorTargetState {
-            format,
-            blend: state.blend,
-            write_mask: state.write_mask,
-        })];
-        let depth_stencil = sig.depth.map(|format| wgpu::DepthStencilState {
-            format,
-            depth_write_enabled: Some(state.depth.write),
-            depth_compare: Some(state.depth.compare),
-            stencil: Default::default(),
-            bias: wgpu::DepthBiasState {
-                constant: state.depth.bias,
-                slope_scale: f32::from_bits(state.depth.bias_slope_scale_bits),
-                clamp: 0.0,
-            },
-        });
-        let pipeline = self
-            .ctx
-            .create_render_pipeline(&wgpu::RenderPipelineDescriptor {
-                label: Some(&label),
-                layout: Some(&program.pipeline_layout),
-                vertex: wgpu::VertexState {
-                    module,
-                    entry_point: Some(vs),
-                    compilation_options: Default::default(),
-                    buffers: &buffers,
-                },
-                fragment: fs.as_ref().map(|fs| wgpu::FragmentState {
-                    module,
-                    entry_point: Some(fs),
-                    compilation_options: Default::default(),
-                    targets: if sig.color.is_some() { &targets } else { &[] },
-                }),
-                primitive: wgpu::PrimitiveState {
-                    topology: state.topology,
-                    strip_index_format: state.strip_index_format,
-                    front_face: state.front_face,
-                    cull_mode: state.cull_mode,
-                    ..Default::default()
-                },
-                depth_stencil,
-                multisample: wgpu::MultisampleState {
-                    count: sig.samples,
-                    mask: !0,
-                    alpha_to_coverage_enabled: state.alpha_to_coverage,
-                },
-                multiview_mask: None,
-                cache: None,
-            })?;
+        let pipeline = create_render_pipeline(&self.ctx, &program, &state, sig, &label)?;
         let id = self.next_id();
         self.pipelines.insert(cache_key, (id, pipeline.clone()));
         if let Some(r) = self.ops.get_mut(key).and_then(|o| o.render.as_mut()) {
@@ -155,4 +83,91 @@ impl State {
         }
         Ok(Some(entry))
     }
+}
+
+/// Creates the render pipeline of `program` with render state `state` for targets of `sig`.
+fn create_render_pipeline(
+    ctx: &vgpu_core::GpuContext,
+    program: &Program,
+    state: &RenderStateKey,
+    sig: TargetSignature,
+    label: &str,
+) -> Result<wgpu::RenderPipeline> {
+    let Stages::Render { vs, fs } = &program.stages else {
+        return Err(BindingError::VertexLayout {
+            label: label.to_owned(),
+            what: "entry points".to_owned(),
+            expected: "a vertex stage".to_owned(),
+            actual: "a compute program".to_owned(),
+        }
+        .into());
+    };
+    if fs.is_some() && sig.color.is_some() && program.fragment_outputs == 0 {
+        return Err(BindingError::VertexLayout {
+            label: label.to_string(),
+            what: "fragment outputs".to_owned(),
+            expected: "an @location(0) output for the target's color attachment".to_owned(),
+            actual: "none".to_owned(),
+        }
+        .into());
+    }
+    let module = program.shader.module(ctx)?;
+    let buffers: Vec<Option<wgpu::VertexBufferLayout<'_>>> = state
+        .vertex_layouts
+        .iter()
+        .map(|(stride, step, attrs)| {
+            Some(wgpu::VertexBufferLayout {
+                array_stride: *stride,
+                step_mode: *step,
+                attributes: attrs,
+            })
+        })
+        .collect();
+    let targets = [sig.color.map(|format| wgpu::ColorTargetState {
+        format,
+        blend: state.blend,
+        write_mask: state.write_mask,
+    })];
+    let depth_stencil = sig.depth.map(|format| wgpu::DepthStencilState {
+        format,
+        depth_write_enabled: Some(state.depth.write),
+        depth_compare: Some(state.depth.compare),
+        stencil: Default::default(),
+        bias: wgpu::DepthBiasState {
+            constant: state.depth.bias,
+            slope_scale: f32::from_bits(state.depth.bias_slope_scale_bits),
+            clamp: 0.0,
+        },
+    });
+    Ok(ctx.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
+        label: Some(label),
+        layout: Some(&program.pipeline_layout),
+        vertex: wgpu::VertexState {
+            module,
+            entry_point: Some(vs),
+            compilation_options: Default::default(),
+            buffers: &buffers,
+        },
+        fragment: fs.as_ref().map(|fs| wgpu::FragmentState {
+            module,
+            entry_point: Some(fs),
+            compilation_options: Default::default(),
+            targets: if sig.color.is_some() { &targets } else { &[] },
+        }),
+        primitive: wgpu::PrimitiveState {
+            topology: state.topology,
+            strip_index_format: state.strip_index_format,
+            front_face: state.front_face,
+            cull_mode: state.cull_mode,
+            ..Default::default()
+        },
+        depth_stencil,
+        multisample: wgpu::MultisampleState {
+            count: sig.samples,
+            mask: !0,
+            alpha_to_coverage_enabled: state.alpha_to_coverage,
+        },
+        multiview_mask: None,
+        cache: None,
+    })?)
 }

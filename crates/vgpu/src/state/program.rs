@@ -6,6 +6,7 @@ use std::sync::Arc;
 
 use smallvec::SmallVec;
 use vgpu_bind::LayoutKey;
+use vgpu_core::PipelineLayoutDesc;
 use vgpu_core::reflect::{BindingKind, EntryPointInfo, Stage};
 
 use super::State;
@@ -83,18 +84,48 @@ impl State {
         }
         let stages = key.1.clone();
         let refl = &shader.core;
-        let mut entries: SmallVec<[&EntryPointInfo; 2]> = SmallVec::new();
-        match &stages {
-            Stages::Render { vs, fs } => {
-                entries.push(refl.entry_point(Stage::Vertex, Some(vs))?);
-                if let Some(fs) = fs {
-                    entries.push(refl.entry_point(Stage::Fragment, Some(fs))?);
-                }
-            }
-            Stages::Compute { cs } => entries.push(refl.entry_point(Stage::Compute, Some(cs))?),
+        let entries = entry_points(refl, &stages)?;
+        let desc = self.layout_desc(refl, &entries)?;
+        if self.ctx.adapter_info().backend == wgpu::Backend::Gl {
+            check_gl_layouts(shader, &entries)?;
         }
-        // Library-owned uniform values use dynamic offsets, up to the device limit; past it,
-        // static groups per slot (still cached).
+        let (bindings, groups) = self.register_groups(shader, &desc)?;
+        let raw_layouts: Vec<Option<&wgpu::BindGroupLayout>> = groups
+            .iter()
+            .map(|g| self.bind.registry().layout(g.layout_key))
+            .collect();
+        let pipeline_layout = self
+            .ctx
+            .create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
+                label: Some(shader.label()),
+                bind_group_layouts: &raw_layouts,
+                immediate_size: 0,
+            })?;
+        let find = |stage| entries.iter().find(|e| e.stage == stage);
+        let program = Arc::new(Program {
+            id: self.next_id(),
+            shader: shader.clone(),
+            bindings,
+            groups,
+            pipeline_layout,
+            vertex_inputs: find(Stage::Vertex)
+                .map(|e| e.vertex_inputs.clone())
+                .unwrap_or_default(),
+            fragment_outputs: find(Stage::Fragment).map_or(0, |e| e.fragment_outputs.len()),
+            workgroup_size: find(Stage::Compute).map_or([1, 1, 1], |e| e.workgroup_size),
+            stages,
+        });
+        self.programs.insert(key, program.clone());
+        Ok(program)
+    }
+
+    /// The bind-group layouts of `entries`: library-owned uniform values use dynamic offsets,
+    /// up to the device limit; past it, static groups per slot (still cached).
+    fn layout_desc(
+        &self,
+        refl: &vgpu_core::shader::Shader,
+        entries: &[&EntryPointInfo],
+    ) -> Result<PipelineLayoutDesc> {
         let limit = self
             .ctx
             .limits()
@@ -108,26 +139,22 @@ impl State {
         uniforms.sort_unstable();
         uniforms.dedup();
         uniforms.truncate(limit);
-        let desc = refl.pipeline_layout(&entries, |b| {
+        Ok(refl.pipeline_layout(entries, |b| {
             b.kind == BindingKind::UniformBuffer
                 && uniforms.binary_search(&(b.group, b.binding)).is_ok()
-        })?;
-        if self.ctx.adapter_info().backend == wgpu::Backend::Gl {
-            for e in entries.iter().flat_map(|e| refl.entry_point_bindings(e)) {
-                let members = e.gl_hazards();
-                if !members.is_empty() {
-                    return Err(crate::error::BindingError::GlLayout {
-                        label: shader.label().to_owned(),
-                        binding: e.name.clone(),
-                        members,
-                    }
-                    .into());
-                }
-            }
-        }
+        })?)
+    }
+
+    /// Registers each group's layout in the bind-group cache; returns the program's bindings,
+    /// group by group, and its groups.
+    fn register_groups(
+        &mut self,
+        shader: &ShaderRecord,
+        desc: &PipelineLayoutDesc,
+    ) -> Result<(Vec<ProgramBinding>, SmallVec<[ProgramGroup; 4]>)> {
+        let refl = &shader.core;
         let mut bindings = Vec::new();
         let mut groups = SmallVec::new();
-        let mut layouts = Vec::new();
         for g in &desc.groups {
             let first = bindings.len();
             for e in &g.entries {
@@ -147,49 +174,51 @@ impl State {
                     min_size,
                 });
             }
-            let wgpu_entries = g.wgpu_entries();
             let label = format!("{} group {}", shader.label(), g.group);
-            let layout_key = self.bind.create_layout(&wgpu_entries, &label)?;
-            layouts.push(layout_key);
+            let layout_key = self.bind.create_layout(&g.wgpu_entries(), &label)?;
             groups.push(ProgramGroup {
                 layout_key,
                 first,
                 len: g.entries.len(),
             });
         }
-        let raw_layouts: Vec<Option<&wgpu::BindGroupLayout>> = layouts
-            .iter()
-            .map(|&k| self.bind.registry().layout(k))
-            .collect();
-        let pipeline_layout = self
-            .ctx
-            .create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
-                label: Some(shader.label()),
-                bind_group_layouts: &raw_layouts,
-                immediate_size: 0,
-            })?;
-        let (vertex_inputs, fragment_outputs, workgroup_size) = {
-            let vs = entries.iter().find(|e| e.stage == Stage::Vertex);
-            let fs = entries.iter().find(|e| e.stage == Stage::Fragment);
-            let cs = entries.iter().find(|e| e.stage == Stage::Compute);
-            (
-                vs.map(|e| e.vertex_inputs.clone()).unwrap_or_default(),
-                fs.map_or(0, |e| e.fragment_outputs.len()),
-                cs.map_or([1, 1, 1], |e| e.workgroup_size),
-            )
-        };
-        let program = Arc::new(Program {
-            id: self.next_id(),
-            shader: shader.clone(),
-            stages,
-            bindings,
-            groups,
-            pipeline_layout,
-            vertex_inputs,
-            fragment_outputs,
-            workgroup_size,
-        });
-        self.programs.insert(key, program.clone());
-        Ok(program)
+        Ok((bindings, groups))
     }
+}
+
+/// The reflected entry points `stages` names.
+fn entry_points<'s>(
+    refl: &'s vgpu_core::shader::Shader,
+    stages: &Stages,
+) -> Result<SmallVec<[&'s EntryPointInfo; 2]>> {
+    let mut entries = SmallVec::new();
+    match stages {
+        Stages::Render { vs, fs } => {
+            entries.push(refl.entry_point(Stage::Vertex, Some(vs))?);
+            if let Some(fs) = fs {
+                entries.push(refl.entry_point(Stage::Fragment, Some(fs))?);
+            }
+        }
+        Stages::Compute { cs } => entries.push(refl.entry_point(Stage::Compute, Some(cs))?),
+    }
+    Ok(entries)
+}
+
+/// On the GL backend, refuses bindings whose types wgpu lays out differently from WGSL.
+fn check_gl_layouts(shader: &ShaderRecord, entries: &[&EntryPointInfo]) -> Result<()> {
+    for e in entries
+        .iter()
+        .flat_map(|e| shader.core.entry_point_bindings(e))
+    {
+        let members = e.gl_hazards();
+        if !members.is_empty() {
+            return Err(crate::error::BindingError::GlLayout {
+                label: shader.label().to_owned(),
+                binding: e.name.clone(),
+                members,
+            }
+            .into());
+        }
+    }
+    Ok(())
 }

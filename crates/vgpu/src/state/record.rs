@@ -16,7 +16,7 @@ use vgpu_uniforms::{BufferKey, OwnerKey, SlotRef, UniformEngine};
 
 use super::State;
 use super::memo::{CachedGroup, FAST_GROUPS, FastRecord, MEMO_VALUES, PageGroup};
-use super::operation::{BindingContent, NO_DYNAMIC_OFFSET, OpKey, Operation};
+use super::operation::{BindingContent, GroupState, NO_DYNAMIC_OFFSET, OpKey, Operation};
 use super::program::Program;
 use super::resources::HeldResource;
 use crate::descriptors::{DrawRange, TargetSignature};
@@ -460,6 +460,23 @@ fn unset_error(op: &Operation) -> crate::error::Error {
     .into()
 }
 
+/// What building one operation's bind groups reads: its bindings, and the revision and epoch
+/// the built groups are memoized under.
+struct GroupSource<'o> {
+    label: &'o str,
+    program: &'o Program,
+    contents: &'o [BindingContent],
+    bindings_rev: u64,
+    epoch: u64,
+}
+
+/// The engines a group resolves and builds through.
+struct Binder<'s> {
+    engine: &'s mut UniformEngine,
+    bind: &'s mut BindingStore,
+    page_resources: &'s mut AHashMap<BufferKey, ResourceKey>,
+}
+
 /// Resolves the owners an operation binds and sets its bind groups.
 ///
 /// Hot path (steady state): per group, one `resolve` per value (integer compares), a compare of
@@ -476,142 +493,194 @@ fn record_groups<R: Recorder>(
     if op.fast.unset > 0 {
         return Err(unset_error(op));
     }
-    let epoch = bind.invalidation_epoch();
-    let pinning = bound.pinned.is_some();
-    let Operation {
-        label,
-        program,
-        contents,
-        bindings_rev,
-        groups,
-        ..
-    } = op;
-    let rev = *bindings_rev;
-    let build = |gi,
-                 resolved: &[SlotRef],
-                 engine: &mut UniformEngine,
-                 bind: &mut BindingStore,
-                 page_resources: &mut _| {
-        build_group(
-            label,
-            program,
-            contents,
-            gi,
-            resolved,
-            rev,
-            epoch,
-            engine,
-            bind,
-            page_resources,
-        )
+    let src = GroupSource {
+        label: &op.label,
+        program: &op.program,
+        contents: &op.contents,
+        bindings_rev: op.bindings_rev,
+        epoch: bind.invalidation_epoch(),
     };
-    for (gi, g) in groups.iter_mut().enumerate().take(MAX_GROUPS) {
-        // Fast path: the group's only dynamic offset belongs to its only value (the common
-        // per-object or per-view struct). Same semantics as the general path below.
-        if let (Some(owner), false) = (g.single_value, pinning) {
-            let s = engine.resolve(owner)?;
-            let current =
-                matches!(&g.cached, Some(m) if m.epoch == epoch && m.bindings_rev == *bindings_rev);
-            let valid = current && matches!(&g.cached, Some(m) if m.pages[0] == Some(s.buffer));
-            if !valid {
-                // A value alternating between two pages (a camera set per pass whose second
-                // value sits in another page) swaps with the previous memo instead of looking
-                // the group up again.
-                let swapped = current
-                    && match (&mut g.cached, &mut g.other_page) {
-                        (Some(m), Some(other)) if other.page == Some(s.buffer) => {
-                            std::mem::swap(&mut m.pages[0], &mut other.page);
-                            std::mem::swap(&mut m.id, &mut other.id);
-                            std::mem::swap(&mut m.group, &mut other.group);
-                            true
-                        }
-                        _ => false,
-                    };
-                if !swapped {
-                    let built = build(gi, std::slice::from_ref(&s), engine, bind, page_resources)?;
-                    g.other_page = match g.cached.take() {
-                        Some(m) if current => Some(PageGroup {
-                            page: m.pages[0],
-                            id: m.id,
-                            group: m.group,
-                        }),
-                        _ => None,
-                    };
-                    g.cached = Some(built);
-                }
+    let mut binder = Binder {
+        engine,
+        bind,
+        page_resources,
+    };
+    let pinning = bound.pinned.is_some();
+    for (gi, g) in op.groups.iter_mut().enumerate().take(MAX_GROUPS) {
+        match (g.single_value, pinning) {
+            // The group's only dynamic offset belongs to its only value (the common per-object
+            // or per-view struct). Same semantics as the general path.
+            (Some(owner), false) => {
+                record_single_value_group(&src, gi, g, owner, &mut binder, rec, bound)?
             }
-            let Some(memo) = &g.cached else { continue };
-            set_single(rec, bound, gi, memo.id.get(), &memo.group, s.offset);
-            continue;
+            _ => record_group(&src, gi, g, &mut binder, rec, bound)?,
         }
-        let mut offsets = [0u32; MAX_DYNAMIC];
-        let mut resolved: SmallVec<[SlotRef; 8]> = SmallVec::new();
-        let mut same = matches!(&g.cached, Some(m) if m.epoch == epoch && m.bindings_rev == *bindings_rev)
-            && g.values.len() <= MEMO_VALUES;
-        for (j, v) in g.values.iter().enumerate() {
-            let s = if pinning {
-                // Recorded only once pinned: the bundle's drop unpins exactly what it pinned.
-                let s = engine.pin(v.owner)?;
-                if let Some(pinned) = bound.pinned.as_mut() {
-                    pinned.push(v.owner);
+    }
+    Ok(())
+}
+
+/// A group whose only dynamic offset belongs to its only value: one resolve, one page compare.
+#[inline]
+fn record_single_value_group<R: Recorder>(
+    src: &GroupSource<'_>,
+    gi: usize,
+    g: &mut GroupState,
+    owner: OwnerKey,
+    binder: &mut Binder<'_>,
+    rec: &mut R,
+    bound: &mut PassBindings,
+) -> Result<()> {
+    let s = binder.engine.resolve(owner)?;
+    let current = matches!(&g.cached,
+        Some(m) if m.epoch == src.epoch && m.bindings_rev == src.bindings_rev);
+    let valid = current && matches!(&g.cached, Some(m) if m.pages[0] == Some(s.buffer));
+    if !valid {
+        // A value alternating between two pages (a camera set per pass whose second value sits
+        // in another page) swaps with the previous memo instead of looking the group up again.
+        let swapped = current
+            && match (&mut g.cached, &mut g.other_page) {
+                (Some(m), Some(other)) if other.page == Some(s.buffer) => {
+                    std::mem::swap(&mut m.pages[0], &mut other.page);
+                    std::mem::swap(&mut m.id, &mut other.id);
+                    std::mem::swap(&mut m.group, &mut other.group);
+                    true
                 }
-                s
-            } else {
-                engine.resolve(v.owner)?
+                _ => false,
             };
-            resolved.push(s);
-            if v.dynamic_index != NO_DYNAMIC_OFFSET {
-                if let Some(o) = offsets.get_mut(usize::from(v.dynamic_index)) {
-                    *o = s.offset;
-                }
+        if !swapped {
+            let built = build_group(src, gi, std::slice::from_ref(&s), binder)?;
+            g.other_page = match g.cached.take() {
+                Some(m) if current => Some(PageGroup {
+                    page: m.pages[0],
+                    id: m.id,
+                    group: m.group,
+                }),
+                _ => None,
+            };
+            g.cached = Some(built);
+        }
+    }
+    if let Some(memo) = &g.cached {
+        set_single(rec, bound, gi, memo.id.get(), &memo.group, s.offset);
+    }
+    Ok(())
+}
+
+/// Any other group (several values, static offsets, or a bundle pinning its values): resolves
+/// (or pins) each value, rebuilds the group if a page or static offset moved.
+fn record_group<R: Recorder>(
+    src: &GroupSource<'_>,
+    gi: usize,
+    g: &mut GroupState,
+    binder: &mut Binder<'_>,
+    rec: &mut R,
+    bound: &mut PassBindings,
+) -> Result<()> {
+    let mut offsets = [0u32; MAX_DYNAMIC];
+    let mut resolved: SmallVec<[SlotRef; 8]> = SmallVec::new();
+    let mut same = matches!(&g.cached,
+        Some(m) if m.epoch == src.epoch && m.bindings_rev == src.bindings_rev)
+        && g.values.len() <= MEMO_VALUES;
+    for (j, v) in g.values.iter().enumerate() {
+        let s = match bound.pinned.as_mut() {
+            // Recorded only once pinned: the bundle's drop unpins exactly what it pinned.
+            Some(pinned) => {
+                let s = binder.engine.pin(v.owner)?;
+                pinned.push(v.owner);
+                s
             }
-            if same {
-                if let Some(m) = &g.cached {
-                    same = m.pages[j] == Some(s.buffer)
-                        && (v.dynamic_index != NO_DYNAMIC_OFFSET
-                            || m.static_offsets[j] == s.offset);
-                }
+            None => binder.engine.resolve(v.owner)?,
+        };
+        resolved.push(s);
+        if v.dynamic_index != NO_DYNAMIC_OFFSET {
+            if let Some(o) = offsets.get_mut(usize::from(v.dynamic_index)) {
+                *o = s.offset;
             }
         }
-        if !same {
-            g.other_page = None;
-            g.cached = Some(build(gi, &resolved, engine, bind, page_resources)?);
+        if same {
+            if let Some(m) = &g.cached {
+                same = m.pages[j] == Some(s.buffer)
+                    && (v.dynamic_index != NO_DYNAMIC_OFFSET || m.static_offsets[j] == s.offset);
+            }
         }
-        let Some(memo) = &g.cached else { continue };
+    }
+    if !same {
+        g.other_page = None;
+        g.cached = Some(build_group(src, gi, &resolved, binder)?);
+    }
+    if let Some(memo) = &g.cached {
         let n = usize::from(g.dynamic_offsets).min(MAX_DYNAMIC);
         set_group(rec, bound, gi, memo.id, &memo.group, &offsets, n);
     }
     Ok(())
 }
 
-/// Slow path: looks the group up in the bind-group cache (creating it on a miss) and memoizes it.
+/// Slow path: looks the group up in the bind-group cache (creating it on a miss) and memoizes
+/// it. `resolved` holds the slot of each of the group's values, in value order.
 #[cold]
-#[allow(clippy::too_many_arguments)]
 fn build_group(
-    label: &str,
-    program: &Program,
-    contents: &[BindingContent],
+    src: &GroupSource<'_>,
     gi: usize,
     resolved: &[SlotRef],
-    bindings_rev: u64,
-    epoch: u64,
-    engine: &mut UniformEngine,
-    bind: &mut BindingStore,
-    page_resources: &mut AHashMap<BufferKey, ResourceKey>,
+    binder: &mut Binder<'_>,
 ) -> Result<CachedGroup> {
-    let group = &program.groups[gi];
-    let mut entries: SmallVec<[BindEntry; 8]> = SmallVec::new();
-    let mut buffers = [None; MEMO_VALUES];
-    let mut statics = [0u32; MEMO_VALUES];
-    let mut values = resolved.iter();
-    let mut j = 0;
+    let group = &src.program.groups[gi];
     let range = group.first..group.first + group.len;
-    // A destroyed vgpu buffer is named with the draw and its WGSL binding (the registry only
-    // knows the resource).
-    for (pb, content) in program.bindings[range.clone()]
-        .iter()
-        .zip(&contents[range.clone()])
-    {
+    let bindings = &src.program.bindings[range.clone()];
+    let contents = &src.contents[range];
+    check_buffers_live(src.label, bindings, contents)?;
+    let mut entries: SmallVec<[BindEntry; 8]> = SmallVec::new();
+    let mut pages = [None; MEMO_VALUES];
+    let mut static_offsets = [0u32; MEMO_VALUES];
+    let mut values = resolved.iter().enumerate();
+    for (pb, content) in bindings.iter().zip(contents) {
+        match content {
+            BindingContent::Value { owner } | BindingContent::Block { owner, .. } => {
+                let Some((j, &s)) = values.next() else {
+                    continue;
+                };
+                let Some(res) = page_resource(binder, s.buffer) else {
+                    continue;
+                };
+                let size = binder.engine.binding_size(*owner)?;
+                let static_offset = if pb.dynamic { 0 } else { s.offset };
+                if j < MEMO_VALUES {
+                    pages[j] = Some(s.buffer);
+                    static_offsets[j] = static_offset;
+                }
+                entries.push(BindEntry::buffer(
+                    pb.binding,
+                    res,
+                    u64::from(static_offset),
+                    Some(size),
+                ));
+            }
+            BindingContent::Resource { res, .. } if pb.kind.is_buffer() => {
+                entries.push(BindEntry::buffer(pb.binding, *res, 0, None));
+            }
+            BindingContent::Resource { res, .. } => entries.push(BindEntry::new(pb.binding, *res)),
+            BindingContent::Unset => {}
+        }
+    }
+    let (id, g) = binder.bind.get_or_create(group.layout_key, &entries)?;
+    Ok(CachedGroup {
+        pages,
+        static_offsets,
+        bindings_rev: src.bindings_rev,
+        epoch: src.epoch,
+        id,
+        group: g.clone(),
+    })
+}
+
+/// A destroyed vgpu buffer is named with the draw and its WGSL binding (the registry only knows
+/// the resource).
+fn check_buffers_live(
+    label: &str,
+    bindings: &[super::program::ProgramBinding],
+    contents: &[BindingContent],
+) -> Result<()> {
+    for (pb, content) in bindings.iter().zip(contents) {
         if let BindingContent::Resource {
             held: HeldResource::Buffer(b),
             ..
@@ -627,57 +696,19 @@ fn build_group(
             }
         }
     }
-    for (pb, content) in program.bindings[range.clone()].iter().zip(&contents[range]) {
-        match content {
-            BindingContent::Value { owner } | BindingContent::Block { owner, .. } => {
-                // The slot the caller resolved (or pinned) this value to, in value order.
-                let Some(&s) = values.next() else {
-                    continue;
-                };
-                let res = match page_resources.get(&s.buffer) {
-                    Some(r) => *r,
-                    None => {
-                        let Some(raw) = engine.buffer(s.buffer) else {
-                            continue;
-                        };
-                        let r = bind.register_buffer(raw, "vgpu uniform page");
-                        page_resources.insert(s.buffer, r);
-                        r
-                    }
-                };
-                let size = engine.binding_size(*owner)?;
-                let static_offset = if pb.dynamic { 0 } else { s.offset };
-                if j < MEMO_VALUES {
-                    buffers[j] = Some(s.buffer);
-                    statics[j] = static_offset;
-                }
-                j += 1;
-                entries.push(BindEntry::buffer(
-                    pb.binding,
-                    res,
-                    u64::from(static_offset),
-                    Some(size),
-                ));
-            }
-            BindingContent::Resource { res, .. } => {
-                if pb.kind.is_buffer() {
-                    entries.push(BindEntry::buffer(pb.binding, *res, 0, None));
-                } else {
-                    entries.push(BindEntry::new(pb.binding, *res));
-                }
-            }
-            BindingContent::Unset => {}
-        }
+    Ok(())
+}
+
+/// The registry key of a capture page (registered on first use); `None` if the engine no longer
+/// has the buffer.
+fn page_resource(binder: &mut Binder<'_>, page: BufferKey) -> Option<ResourceKey> {
+    if let Some(r) = binder.page_resources.get(&page) {
+        return Some(*r);
     }
-    let (id, g) = bind.get_or_create(group.layout_key, &entries)?;
-    Ok(CachedGroup {
-        pages: buffers,
-        static_offsets: statics,
-        bindings_rev,
-        epoch,
-        id,
-        group: g.clone(),
-    })
+    let raw = binder.engine.buffer(page)?;
+    let r = binder.bind.register_buffer(raw, "vgpu uniform page");
+    binder.page_resources.insert(page, r);
+    Some(r)
 }
 
 /// Sets a group with one dynamic offset unless the same group and offset are already bound.

@@ -28,7 +28,7 @@ use super::resources::{
 use crate::error::{BindingError, Result};
 
 /// What a binding is given, as the state sees it (lowered from the public `Bind`).
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub(crate) enum BindingInput<'a> {
     /// A library-owned struct value.
     Value(&'a Value),
@@ -65,7 +65,7 @@ impl<'a> From<ValueInput<'a>> for BindingInput<'a> {
 }
 
 /// A buffer range to bind.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub(crate) struct BufferInput<'a> {
     pub(crate) raw: &'a wgpu::Buffer,
     pub(crate) offset: u64,
@@ -77,7 +77,7 @@ pub(crate) struct BufferInput<'a> {
 }
 
 /// The record a view comes from, kept alive while bound.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub(crate) enum ViewOwner<'a> {
     Raw,
     Texture(&'a Arc<TextureRecord>),
@@ -85,7 +85,7 @@ pub(crate) enum ViewOwner<'a> {
 }
 
 /// A texture view to bind.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub(crate) struct ViewInput<'a> {
     pub(crate) view: &'a wgpu::TextureView,
     pub(crate) format: Option<wgpu::TextureFormat>,
@@ -96,7 +96,7 @@ pub(crate) struct ViewInput<'a> {
 }
 
 /// A sampler to bind.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub(crate) struct SamplerInput<'a> {
     pub(crate) raw: &'a wgpu::Sampler,
     pub(crate) record: Option<&'a Arc<SamplerRecord>>,
@@ -123,38 +123,6 @@ impl BindingInput<'_> {
             self,
             BindingInput::Value(_) | BindingInput::Pod(_) | BindingInput::Block(_)
         )
-    }
-
-    /// The same input, borrowed again (for `set_all`, which may apply an input twice).
-    fn reborrow(&self) -> BindingInput<'_> {
-        match self {
-            BindingInput::Value(v) => BindingInput::Value(v),
-            BindingInput::Pod(p) => BindingInput::Pod(p),
-            BindingInput::Block(b) => BindingInput::Block(b),
-            BindingInput::Buffer(b) => BindingInput::Buffer(BufferInput {
-                raw: b.raw,
-                offset: b.offset,
-                size: b.size,
-                record: b.record,
-                label: b.label,
-            }),
-            BindingInput::View(v) => BindingInput::View(ViewInput {
-                view: v.view,
-                format: v.format,
-                samples: v.samples,
-                owner: match v.owner {
-                    ViewOwner::Raw => ViewOwner::Raw,
-                    ViewOwner::Texture(t) => ViewOwner::Texture(t),
-                    ViewOwner::Target(t) => ViewOwner::Target(t),
-                },
-                what: v.what,
-            }),
-            BindingInput::Sampler(s) => BindingInput::Sampler(SamplerInput {
-                raw: s.raw,
-                record: s.record,
-            }),
-            BindingInput::Unusable(what) => BindingInput::Unusable(what),
-        }
     }
 }
 
@@ -301,7 +269,7 @@ impl State {
         let outer = self.set_all_replaced.replace(Vec::new());
         let mut result = Ok(());
         for (name, input) in inputs {
-            if let Err(e) = self.set_binding(key, name, input.reborrow()) {
+            if let Err(e) = self.set_binding(key, name, input.clone()) {
                 result = Err(e);
                 break;
             }
