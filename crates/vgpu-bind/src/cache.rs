@@ -338,6 +338,7 @@ impl BindGroupCache {
     /// An entry evicted for capacity does not invalidate such a memo (the caller holds the group,
     /// and ids are never reused); the next lookup of its (layout, entries) simply creates a
     /// group with a new id, which the memo does not need.
+    #[inline]
     pub fn invalidation_epoch(&self) -> u64 {
         self.invalidations
     }

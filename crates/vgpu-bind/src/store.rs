@@ -82,6 +82,7 @@ impl BindingStore {
     /// (capacity) eviction; see [`BindGroupCache::invalidation_epoch`]. While it is unchanged, a
     /// memoized `(id, group)` from [`get_or_create`](Self::get_or_create) is still valid, so a
     /// caller can skip even the hash lookup.
+    #[inline]
     pub fn invalidation_epoch(&self) -> u64 {
         self.cache.invalidation_epoch()
     }
