@@ -9,8 +9,26 @@ use std::sync::Arc;
 use crate::device::{BackendChoice, GpuContext, OPTIONAL_FEATURES};
 use crate::error::{AdapterAttempt, DeviceError};
 
+/// A display connection (winit: `event_loop.owned_display_handle()`) shared by the instances
+/// vgpu creates, so window surfaces can be made on them (the GL backend needs it).
+#[derive(Clone, Debug)]
+pub struct SharedDisplay(Arc<dyn wgpu::wgt::WgpuHasDisplayHandle>);
+
+impl SharedDisplay {
+    /// Wraps a display handle.
+    pub fn new(display: impl wgpu::wgt::WgpuHasDisplayHandle) -> Self {
+        SharedDisplay(Arc::new(display))
+    }
+}
+
+impl wgpu::rwh::HasDisplayHandle for SharedDisplay {
+    fn display_handle(&self) -> Result<wgpu::rwh::DisplayHandle<'_>, wgpu::rwh::HandleError> {
+        self.0.display_handle()
+    }
+}
+
 /// How to create a device. `Default` is `auto`, high performance, no extra features, the
-/// adapter's own limits.
+/// adapter's own limits, no display.
 #[derive(Clone, Debug)]
 pub struct ContextOptions {
     /// Which backend to use.
@@ -23,6 +41,8 @@ pub struct ContextOptions {
     pub required_limits: Option<wgpu::Limits>,
     /// Device label.
     pub label: String,
+    /// The display windows live on, for window surfaces (required by GL, unused by Vulkan).
+    pub display: Option<SharedDisplay>,
 }
 
 impl Default for ContextOptions {
@@ -33,6 +53,7 @@ impl Default for ContextOptions {
             required_features: wgpu::Features::empty(),
             required_limits: None,
             label: "vgpu device".to_owned(),
+            display: None,
         }
     }
 }
@@ -65,11 +86,15 @@ enum Kind {
     Software,
 }
 
-fn instance_for(backends: wgpu::Backends) -> wgpu::Instance {
+fn instance_for(backends: wgpu::Backends, display: Option<&SharedDisplay>) -> wgpu::Instance {
+    let base = match display {
+        Some(d) => wgpu::InstanceDescriptor::new_with_display_handle(Box::new(d.clone())),
+        None => wgpu::InstanceDescriptor::new_without_display_handle(),
+    };
     wgpu::Instance::new(wgpu::InstanceDescriptor {
         backends,
         flags: wgpu::InstanceFlags::from_build_config().with_env(),
-        ..wgpu::InstanceDescriptor::new_without_display_handle()
+        ..base
     })
 }
 
@@ -81,11 +106,14 @@ fn backend_name(b: wgpu::Backends) -> &'static str {
     }
 }
 
-/// Finds the first adapter of `backends` of the wanted kind, or says why there is none.
+/// Finds the first adapter of `backends` of the wanted kind on `instance` (able to present to
+/// `surface` when one is given), or says why there is none.
 async fn find(
+    instance: &wgpu::Instance,
     backends: wgpu::Backends,
     kind: Kind,
     power: wgpu::PowerPreference,
+    surface: Option<&wgpu::Surface<'_>>,
     attempts: &mut Vec<AdapterAttempt>,
 ) -> Option<wgpu::Adapter> {
     let wanted = match kind {
@@ -93,7 +121,6 @@ async fn find(
         Kind::Software => "software",
     };
     let label = format!("{} {wanted}", backend_name(backends));
-    let instance = instance_for(backends);
     let adapters = instance.enumerate_adapters(backends).await;
     if adapters.is_empty() {
         attempts.push(AdapterAttempt {
@@ -124,6 +151,16 @@ async fn find(
         });
         return None;
     }
+    if let Some(surface) = surface {
+        candidates.retain(|a| a.is_surface_supported(surface));
+        if candidates.is_empty() {
+            attempts.push(AdapterAttempt {
+                backend: label,
+                reason: format!("no {wanted} adapter can present to the window's surface"),
+            });
+            return None;
+        }
+    }
     // Prefer the power preference among hardware adapters.
     let rank = |a: &wgpu::Adapter| match (power, a.get_info().device_type) {
         (wgpu::PowerPreference::LowPower, wgpu::DeviceType::IntegratedGpu) => 0,
@@ -138,9 +175,76 @@ async fn find(
 
 /// Creates a device per `options` (async).
 pub async fn request_context(options: &ContextOptions) -> Result<Arc<GpuContext>, DeviceError> {
+    if options.backend == BackendChoice::Noop {
+        return Ok(GpuContext::noop());
+    }
     let mut attempts = Vec::new();
-    let order: &[(wgpu::Backends, Kind)] = match options.backend {
-        BackendChoice::Noop => return Ok(GpuContext::noop()),
+    for &(backends, kind) in search_order(options.backend) {
+        // One instance per backend: a machine without GL drivers never initializes EGL.
+        let instance = instance_for(backends, options.display.as_ref());
+        let found = find(
+            &instance,
+            backends,
+            kind,
+            options.power_preference,
+            None,
+            &mut attempts,
+        )
+        .await;
+        let Some(adapter) = found else { continue };
+        if let Some(ctx) = open_device(instance, adapter, backends, options, &mut attempts).await {
+            return Ok(ctx);
+        }
+    }
+    Err(DeviceError::NoAdapter {
+        requested: options.backend.name().to_owned(),
+        attempts,
+    })
+}
+
+/// Creates a device able to present to `window` and the window's surface (async), in the order
+/// of [`request_context`]. `Noop` cannot present: it is refused with the attempts said.
+pub async fn request_context_for_window(
+    options: &ContextOptions,
+    window: impl Into<wgpu::SurfaceTarget<'static>>,
+) -> Result<(Arc<GpuContext>, wgpu::Surface<'static>), DeviceError> {
+    let order = search_order(options.backend);
+    let all = order
+        .iter()
+        .fold(wgpu::Backends::empty(), |all, (b, _)| all | *b);
+    let instance = instance_for(all, options.display.as_ref());
+    let surface = instance
+        .create_surface(window)
+        .map_err(|e| DeviceError::Surface {
+            description: e.to_string(),
+        })?;
+    let mut attempts = Vec::new();
+    for &(backends, kind) in order {
+        let found = find(
+            &instance,
+            backends,
+            kind,
+            options.power_preference,
+            Some(&surface),
+            &mut attempts,
+        )
+        .await;
+        let Some(adapter) = found else { continue };
+        let opened = open_device(instance.clone(), adapter, backends, options, &mut attempts).await;
+        if let Some(ctx) = opened {
+            return Ok((ctx, surface));
+        }
+    }
+    Err(DeviceError::NoAdapter {
+        requested: options.backend.name().to_owned(),
+        attempts,
+    })
+}
+
+/// The (backend, kind) pairs a choice tries, in order.
+fn search_order(choice: BackendChoice) -> &'static [(wgpu::Backends, Kind)] {
+    match choice {
+        BackendChoice::Noop => &[],
         BackendChoice::Auto => &[
             (wgpu::Backends::VULKAN, Kind::Hardware),
             (wgpu::Backends::GL, Kind::Hardware),
@@ -155,44 +259,47 @@ pub async fn request_context(options: &ContextOptions) -> Result<Arc<GpuContext>
             (wgpu::Backends::GL, Kind::Hardware),
             (wgpu::Backends::GL, Kind::Software),
         ],
+    }
+}
+
+/// Opens a device on `adapter` with the options' features and limits; records why not.
+async fn open_device(
+    instance: wgpu::Instance,
+    adapter: wgpu::Adapter,
+    backends: wgpu::Backends,
+    options: &ContextOptions,
+    attempts: &mut Vec<AdapterAttempt>,
+) -> Option<Arc<GpuContext>> {
+    let info = adapter.get_info();
+    let missing = options.required_features - adapter.features();
+    if !missing.is_empty() {
+        attempts.push(AdapterAttempt {
+            backend: format!("{} ({})", backend_name(backends), info.name),
+            reason: format!("missing required features {missing:?}"),
+        });
+        return None;
+    }
+    let features = options.required_features | (adapter.features() & OPTIONAL_FEATURES);
+    let limits = options
+        .required_limits
+        .clone()
+        .unwrap_or_else(|| adapter.limits());
+    let desc = wgpu::DeviceDescriptor {
+        label: Some(&options.label),
+        required_features: features,
+        required_limits: limits,
+        ..Default::default()
     };
-    for &(backends, kind) in order {
-        let Some(adapter) = find(backends, kind, options.power_preference, &mut attempts).await
-        else {
-            continue;
-        };
-        let info = adapter.get_info();
-        let missing = options.required_features - adapter.features();
-        if !missing.is_empty() {
+    match adapter.request_device(&desc).await {
+        Ok((device, queue)) => Some(GpuContext::with_instance(instance, adapter, device, queue)),
+        Err(e) => {
             attempts.push(AdapterAttempt {
                 backend: format!("{} ({})", backend_name(backends), info.name),
-                reason: format!("missing required features {missing:?}"),
-            });
-            continue;
-        }
-        let features = options.required_features | (adapter.features() & OPTIONAL_FEATURES);
-        let limits = options
-            .required_limits
-            .clone()
-            .unwrap_or_else(|| adapter.limits());
-        let desc = wgpu::DeviceDescriptor {
-            label: Some(&options.label),
-            required_features: features,
-            required_limits: limits,
-            ..Default::default()
-        };
-        match adapter.request_device(&desc).await {
-            Ok((device, queue)) => return Ok(GpuContext::new(adapter, device, queue)),
-            Err(e) => attempts.push(AdapterAttempt {
-                backend: format!("{} ({})", backend_name(backends), info.name),
                 reason: format!("request_device failed: {e}"),
-            }),
+            });
+            None
         }
     }
-    Err(DeviceError::NoAdapter {
-        requested: options.backend.name().to_owned(),
-        attempts,
-    })
 }
 
 impl GpuContext {

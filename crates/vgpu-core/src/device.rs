@@ -93,6 +93,9 @@ const MAX_KEPT_ERRORS: usize = 256;
 ///
 /// Cheap to share as `Arc<GpuContext>`; all methods take `&self`.
 pub struct GpuContext {
+    /// The instance the adapter came from, when vgpu created it or the app handed it over (window
+    /// surfaces are made on it).
+    instance: Option<wgpu::Instance>,
     device: wgpu::Device,
     queue: wgpu::Queue,
     adapter: wgpu::Adapter,
@@ -114,7 +117,42 @@ impl GpuContext {
     /// Wraps a device and queue. Installs the uncaptured-error and device-lost handlers so wgpu
     /// never panics the process for errors of this device.
     pub fn new(adapter: wgpu::Adapter, device: wgpu::Device, queue: wgpu::Queue) -> Arc<Self> {
+        Self::build(None, adapter, device, queue, true)
+    }
+
+    /// Like [`new`](Self::new), keeping the instance the adapter came from (for surfaces).
+    pub fn with_instance(
+        instance: wgpu::Instance,
+        adapter: wgpu::Adapter,
+        device: wgpu::Device,
+        queue: wgpu::Queue,
+    ) -> Arc<Self> {
+        Self::build(Some(instance), adapter, device, queue, true)
+    }
+
+    /// Adopts an application's device without touching its handlers: wgpu keeps one
+    /// uncaptured-error handler per device and one device-lost callback, and they stay the
+    /// app's. vgpu's own calls still get their errors through error scopes; the app forwards
+    /// what its handler receives with [`report_uncaptured`](Self::report_uncaptured) if vgpu
+    /// should count and log it.
+    pub fn adopt(
+        instance: Option<wgpu::Instance>,
+        adapter: wgpu::Adapter,
+        device: wgpu::Device,
+        queue: wgpu::Queue,
+    ) -> Arc<Self> {
+        Self::build(instance, adapter, device, queue, false)
+    }
+
+    fn build(
+        instance: Option<wgpu::Instance>,
+        adapter: wgpu::Adapter,
+        device: wgpu::Device,
+        queue: wgpu::Queue,
+        install_handlers: bool,
+    ) -> Arc<Self> {
         let ctx = Arc::new(GpuContext {
+            instance,
             device,
             queue,
             adapter_info: adapter.get_info(),
@@ -122,18 +160,14 @@ impl GpuContext {
             stats: Stats::default(),
             errors: ErrorLog::default(),
         });
+        if !install_handlers {
+            return ctx;
+        }
         let weak = Arc::downgrade(&ctx);
         ctx.device
             .on_uncaptured_error(Arc::new(move |error: wgpu::Error| {
                 if let Some(ctx) = weak.upgrade() {
-                    let (kind, description) = match error {
-                        wgpu::Error::Validation { description, .. } => ("validation", description),
-                        wgpu::Error::OutOfMemory { source } => {
-                            ("out-of-memory", source.to_string())
-                        }
-                        wgpu::Error::Internal { description, .. } => ("internal", description),
-                    };
-                    ctx.record_uncaptured(UncapturedError { kind, description });
+                    ctx.report_uncaptured(&error);
                 }
             }));
         let weak = Arc::downgrade(&ctx);
@@ -172,7 +206,19 @@ impl GpuContext {
             ..Default::default()
         }))
         .expect("wgpu's noop backend always provides a device");
-        Self::new(adapter, device, queue)
+        Self::with_instance(instance, adapter, device, queue)
+    }
+
+    /// Counts and logs a wgpu error raised outside any vgpu call (what the device's
+    /// uncaptured-error handler receives), and calls the callback of
+    /// [`on_uncaptured_error`](Self::on_uncaptured_error).
+    pub fn report_uncaptured(&self, error: &wgpu::Error) {
+        let (kind, description) = match error {
+            wgpu::Error::Validation { description, .. } => ("validation", description.clone()),
+            wgpu::Error::OutOfMemory { source } => ("out-of-memory", source.to_string()),
+            wgpu::Error::Internal { description, .. } => ("internal", description.clone()),
+        };
+        self.record_uncaptured(UncapturedError { kind, description });
     }
 
     fn record_uncaptured(&self, error: UncapturedError) {
@@ -218,6 +264,12 @@ impl GpuContext {
             .callback
             .lock()
             .unwrap_or_else(PoisonError::into_inner) = Some(Arc::new(callback));
+    }
+
+    /// The instance the adapter came from, when known (vgpu created it, or the app handed it
+    /// over): window surfaces are created on it.
+    pub fn instance(&self) -> Option<&wgpu::Instance> {
+        self.instance.as_ref()
     }
 
     /// The raw device. Objects created directly on it bypass the counters.

@@ -79,6 +79,12 @@ pub enum DeviceError {
         /// wgpu's description.
         description: String,
     },
+    /// A window surface could not be created, configured or acquired.
+    #[error("VGPU-SURFACE: {description}")]
+    Surface {
+        /// What failed, with wgpu's description.
+        description: String,
+    },
 }
 
 impl ErrorCode for DeviceError {
@@ -91,6 +97,7 @@ impl ErrorCode for DeviceError {
             DeviceError::Internal { .. } => "VGPU-DEVICE-INTERNAL",
             DeviceError::Poll { .. } => "VGPU-DEVICE-POLL",
             DeviceError::Map { .. } => "VGPU-DEVICE-MAP",
+            DeviceError::Surface { .. } => "VGPU-SURFACE",
         }
     }
 }

@@ -18,7 +18,9 @@ pub mod shader_error;
 pub mod stats;
 pub mod value;
 
-pub use adapter::{ContextOptions, backend_from_env, request_context};
+pub use adapter::{
+    ContextOptions, SharedDisplay, backend_from_env, request_context, request_context_for_window,
+};
 pub use device::{BackendChoice, GpuContext, UncapturedError};
 pub use error::{AdapterAttempt, DeviceError, ErrorCode};
 pub use stats::{Counter, Stats, StatsSnapshot};

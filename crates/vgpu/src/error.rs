@@ -476,6 +476,15 @@ pub enum FrameError {
         /// The pass's.
         actual: crate::descriptors::TargetSignature,
     },
+    /// A pass into a window surface in a frame recorded into the app's encoder
+    /// ([`Gpu::frame_in`](crate::Gpu::frame_in)): presenting needs vgpu's own submit.
+    #[error(
+        "VGPU-FRAME-SURFACE-APP-ENCODER: surface {surface:?}: a frame recorded into the app's encoder cannot present (the app submits); render the window with gpu.frame, or into a Target made from the surface texture's view"
+    )]
+    SurfaceInAppEncoder {
+        /// The surface's label.
+        surface: String,
+    },
     /// A bundle's recorded resources were destroyed or rebound since it was recorded.
     #[error("VGPU-BUNDLE-STALE: bundle {label:?}: draw {draw:?} {reason}; record the bundle again")]
     BundleStale {
@@ -491,6 +500,7 @@ pub enum FrameError {
 impl ErrorCode for FrameError {
     fn code(&self) -> &'static str {
         match self {
+            FrameError::SurfaceInAppEncoder { .. } => "VGPU-FRAME-SURFACE-APP-ENCODER",
             FrameError::AlreadyOpen => "VGPU-FRAME-ALREADY-OPEN",
             FrameError::DispatchLimit { .. } => "VGPU-DISPATCH-LIMIT",
             FrameError::BundleSignature { .. } => "VGPU-BUNDLE-SIGNATURE",

@@ -6,6 +6,7 @@
 
 use std::time::{Duration, Instant};
 
+use smallvec::SmallVec;
 use vgpu_core::StatsSnapshot;
 
 use crate::bundle::Bundle;
@@ -15,13 +16,38 @@ use crate::draw::Draw;
 use crate::error::{FrameError, Result, foreign_gpu};
 use crate::gpu::Gpu;
 use crate::state::{HeldState, MAX_TIMED_PASSES, PassBindings, TimedPasses};
+use crate::surface::{AcquiredSurface, Surface, SurfaceSkip};
 use crate::target::Target;
 
-/// Describes a render pass. `From<&Target>` clears color to transparent black and depth to 1.
+/// Where a render pass draws: an offscreen (or app-provided) [`Target`], or a window
+/// [`Surface`].
+#[derive(Clone, Copy, Debug)]
+pub enum PassTarget<'t> {
+    /// A target (see [`Gpu::target`] and [`Gpu::target_for_view`]).
+    Target(&'t Target),
+    /// A window surface: its texture is acquired by the first pass into it and presented after
+    /// the frame's submit.
+    Surface(&'t Surface),
+}
+
+impl<'t> From<&'t Target> for PassTarget<'t> {
+    fn from(t: &'t Target) -> Self {
+        PassTarget::Target(t)
+    }
+}
+
+impl<'t> From<&'t Surface> for PassTarget<'t> {
+    fn from(s: &'t Surface) -> Self {
+        PassTarget::Surface(s)
+    }
+}
+
+/// Describes a render pass. `From<&Target>` and `From<&Surface>` clear color to transparent
+/// black and depth to 1.
 #[derive(Clone, Debug)]
 pub struct PassDesc<'t> {
-    /// The target rendered into.
-    pub target: &'t Target,
+    /// What the pass renders into.
+    pub target: PassTarget<'t>,
     /// Label (shows in GPU timings and wgpu messages).
     pub label: &'t str,
     /// Clear color (`None` keeps the target's contents).
@@ -36,9 +62,9 @@ pub struct PassDesc<'t> {
 
 impl<'t> PassDesc<'t> {
     /// A pass into `target` that clears color to transparent black and depth to 1.
-    pub fn new(target: &'t Target) -> Self {
+    pub fn new(target: impl Into<PassTarget<'t>>) -> Self {
         PassDesc {
-            target,
+            target: target.into(),
             label: "pass",
             clear: Some([0.0, 0.0, 0.0, 0.0]),
             clear_depth: Some(1.0),
@@ -85,6 +111,12 @@ impl<'t> From<&'t Target> for PassDesc<'t> {
     }
 }
 
+impl<'t> From<&'t Surface> for PassDesc<'t> {
+    fn from(surface: &'t Surface) -> Self {
+        PassDesc::new(surface)
+    }
+}
+
 /// What one frame did: counter deltas, CPU times, and GPU pass times where measurable.
 #[derive(Clone, Debug, Default)]
 pub struct FrameReport {
@@ -103,6 +135,9 @@ pub struct FrameReport {
     pub gpu_passes: Option<Vec<(String, Duration)>>,
     /// The frame the `gpu_passes` belong to.
     pub gpu_frame_index: Option<u64>,
+    /// Set when a pass into a window surface was skipped (minimized, occluded, or acquiring
+    /// timed out): its closure was not called. Not an error: render the next frame as usual.
+    pub skipped: Option<SurfaceSkip>,
 }
 
 impl FrameReport {
@@ -119,12 +154,23 @@ impl FrameReport {
 /// [`cancel`](Self::cancel) to discard everything: nothing is uploaded).
 pub struct Frame<'g> {
     gpu: &'g Gpu,
-    encoder: Option<wgpu::CommandEncoder>,
+    encoder: FrameEncoder<'g>,
     start: Instant,
     before: StatsSnapshot,
     timer: Option<wgpu::QuerySet>,
     timed: TimedPasses,
     open: bool,
+    /// Window textures acquired by passes, presented after the submit.
+    acquired: SmallVec<[AcquiredSurface; 1]>,
+    skipped: Option<SurfaceSkip>,
+}
+
+/// Whose command encoder a frame records into.
+enum FrameEncoder<'g> {
+    /// vgpu's own: finished and submitted by [`Frame::submit`].
+    Own(Option<wgpu::CommandEncoder>),
+    /// The app's ([`Gpu::frame_in`]): the app finishes and submits it.
+    App(&'g mut wgpu::CommandEncoder),
 }
 
 impl std::fmt::Debug for Frame<'_> {
@@ -138,31 +184,70 @@ impl std::fmt::Debug for Frame<'_> {
 impl Gpu {
     /// Opens a frame: `begin_frame`, then passes, then [`Frame::submit`].
     pub fn begin_frame(&self) -> Result<Frame<'_>> {
-        let start = Instant::now();
-        let before = self.ctx.stats().snapshot();
-        let timer = self.with_state(|st| -> Result<_> {
-            if st.engine.open_submission().is_some() {
-                return Err(FrameError::AlreadyOpen.into());
-            }
-            st.engine.begin_submission()?;
-            st.begin_frame_index();
-            Ok(st.timer_begin_frame())
-        })?;
         let encoder = self
             .ctx
             .device()
             .create_command_encoder(&wgpu::CommandEncoderDescriptor {
                 label: Some("vgpu frame"),
             });
+        self.open_frame(FrameEncoder::Own(Some(encoder)))
+    }
+
+    fn open_frame<'g>(&'g self, encoder: FrameEncoder<'g>) -> Result<Frame<'g>> {
+        let start = Instant::now();
+        let before = self.ctx.stats().snapshot();
+        // GPU timings need vgpu's own submit (their read-back is mapped after it).
+        let timed = matches!(encoder, FrameEncoder::Own(_));
+        let timer = self.with_state(|st| -> Result<_> {
+            if st.engine.open_submission().is_some() {
+                return Err(FrameError::AlreadyOpen.into());
+            }
+            st.engine.begin_submission()?;
+            st.begin_frame_index();
+            Ok(if timed { st.timer_begin_frame() } else { None })
+        })?;
         Ok(Frame {
             gpu: self,
-            encoder: Some(encoder),
+            encoder,
             start,
             before,
             timer,
             timed: TimedPasses::new(),
             open: true,
+            acquired: SmallVec::new(),
+            skipped: None,
         })
+    }
+
+    /// Records a frame into the app's `encoder` and leaves finishing and submitting it to the
+    /// app. Passes go into targets (an app's view: [`Gpu::target_for_view`]) or, through
+    /// [`Frame::record_in`], into a render pass the app began. The values the frame's draws read
+    /// are written with `Queue::write_buffer` before this returns, so they reach the GPU before
+    /// the app's next submit on this queue: submit `encoder` after `frame_in` returns (and
+    /// before the next vgpu frame). Window surfaces need vgpu's own submit (`Gpu::frame`); no
+    /// GPU pass timings are taken.
+    ///
+    /// ```
+    /// let gpu = vgpu::Gpu::noop();
+    /// let target = gpu.target(4, 4)?;
+    /// let mut encoder = gpu.device().create_command_encoder(&Default::default());
+    /// gpu.frame_in(&mut encoder, |f| f.pass(&target, |_p| Ok(())))?;
+    /// gpu.queue().submit([encoder.finish()]);
+    /// # Ok::<(), vgpu::Error>(())
+    /// ```
+    pub fn frame_in(
+        &self,
+        encoder: &mut wgpu::CommandEncoder,
+        record: impl FnOnce(&mut Frame<'_>) -> Result<()>,
+    ) -> Result<FrameReport> {
+        let mut frame = self.open_frame(FrameEncoder::App(encoder))?;
+        match record(&mut frame) {
+            Ok(()) => frame.submit(),
+            Err(e) => {
+                frame.cancel();
+                Err(e)
+            }
+        }
     }
 
     /// Runs `record` in a new frame and submits it; if `record` fails, the frame is cancelled
@@ -188,25 +273,24 @@ impl Gpu {
 }
 
 impl<'g> Frame<'g> {
-    /// The frame's command encoder, for raw commands (copies, clears) between passes.
+    /// The frame's command encoder (the app's, in [`Gpu::frame_in`]), for raw commands (copies,
+    /// clears) between passes, or to begin a render pass of your own for
+    /// [`record_in`](Self::record_in).
     pub fn encoder(&mut self) -> &mut wgpu::CommandEncoder {
-        self.encoder.get_or_insert_with(|| {
-            self.gpu
-                .ctx
-                .device()
-                .create_command_encoder(&Default::default())
-        })
+        encoder_of(&mut self.encoder, &self.gpu.ctx)
     }
 
-    /// Records a render pass into `desc`'s target.
+    /// Records a render pass into `desc`'s target. A pass into a window surface that must be
+    /// skipped (see [`FrameReport::skipped`]) does not call `record`.
     pub fn pass<'t>(
         &mut self,
         desc: impl Into<PassDesc<'t>>,
         record: impl FnOnce(&mut Pass<'_>) -> Result<()>,
     ) -> Result<()> {
         let desc = desc.into();
-        let target = desc.target;
-        self.gpu.check_target(target, "recording a pass")?;
+        let Some((attachments, sig)) = self.attachments(desc.target)? else {
+            return Ok(());
+        };
         let timestamp_index = match &self.timer {
             Some(_) if self.timed.len() < MAX_TIMED_PASSES => {
                 self.timed.push(desc.label.to_owned());
@@ -216,26 +300,117 @@ impl<'g> Frame<'g> {
         };
         let timer = self.timer.clone();
         let timestamps = timer.as_ref().zip(timestamp_index);
+        let encoder = encoder_of(&mut self.encoder, &self.gpu.ctx);
+        let mut rpass =
+            begin_render_pass(encoder, &desc, &attachments, timestamps).forget_lifetime();
+        self.record_pass(&mut rpass, sig, record)
+    }
+
+    /// Records vgpu draws into a render pass the app began (`forget_lifetime()` makes it
+    /// independent of its encoder, as egui-wgpu's `render` expects), whose attachments have
+    /// `signature`. vgpu sets its pipelines and bind groups; the app's own state in that pass is
+    /// not restored afterwards.
+    pub fn record_in(
+        &mut self,
+        rpass: &mut wgpu::RenderPass<'static>,
+        signature: TargetSignature,
+        record: impl FnOnce(&mut Pass<'_>) -> Result<()>,
+    ) -> Result<()> {
+        self.record_pass(rpass, signature, record)
+    }
+
+    fn record_pass(
+        &mut self,
+        rpass: &mut wgpu::RenderPass<'static>,
+        sig: TargetSignature,
+        record: impl FnOnce(&mut Pass<'_>) -> Result<()>,
+    ) -> Result<()> {
         let gpu = self.gpu;
-        let rpass = begin_render_pass(self.encoder(), &desc, timestamps);
         let held = gpu.shared.hold();
         let signature_id = {
             let mut st = held.borrow_mut();
             // Draws recorded into it may bind memoized uniform slots (`State::record_fast`).
             st.engine.memos_in_use();
-            st.signature_id(target.signature())
+            st.signature_id(sig)
         };
         let mut pass = Pass {
             gpu_id: gpu.id(),
             held,
             rpass,
-            sig: target.signature(),
+            sig,
             signature_id,
             bound: PassBindings::default(),
         };
         let result = record(&mut pass);
         pass.bound.flush(gpu.ctx.stats());
         result
+    }
+
+    /// The attachments and signature of a pass into `target`; `None` when a surface pass is
+    /// skipped (recorded in `skipped`).
+    fn attachments(
+        &mut self,
+        target: PassTarget<'_>,
+    ) -> Result<Option<(PassAttachments, TargetSignature)>> {
+        match target {
+            PassTarget::Target(t) => {
+                self.gpu.check_target(t, "recording a pass")?;
+                let attachments = PassAttachments {
+                    color: t.attachment_view().cloned(),
+                    resolve: t.resolve_view().cloned(),
+                    depth: t.depth_view().cloned(),
+                };
+                Ok(Some((attachments, t.signature())))
+            }
+            PassTarget::Surface(s) => {
+                self.gpu.check_surface(s, "recording a pass")?;
+                if matches!(self.encoder, FrameEncoder::App(_)) {
+                    return Err(FrameError::SurfaceInAppEncoder {
+                        surface: s.label().to_owned(),
+                    }
+                    .into());
+                }
+                let Some(a) = self.acquire(s)? else {
+                    return Ok(None);
+                };
+                let attachments = match &a.msaa {
+                    Some(msaa) => PassAttachments {
+                        color: Some(msaa.clone()),
+                        resolve: Some(a.view.clone()),
+                        depth: a.depth.clone(),
+                    },
+                    None => PassAttachments {
+                        color: Some(a.view.clone()),
+                        resolve: None,
+                        depth: a.depth.clone(),
+                    },
+                };
+                Ok(Some((attachments, s.signature())))
+            }
+        }
+    }
+
+    /// The surface's texture of this frame, acquired by its first pass; `None` (and `skipped`
+    /// set) when the pass must be skipped.
+    fn acquire(&mut self, surface: &Surface) -> Result<Option<&AcquiredSurface>> {
+        let i = match self
+            .acquired
+            .iter()
+            .position(|a| std::sync::Arc::ptr_eq(&a.surface, &surface.inner))
+        {
+            Some(i) => i,
+            None => match surface.inner.acquire()? {
+                Ok(a) => {
+                    self.acquired.push(a);
+                    self.acquired.len() - 1
+                }
+                Err(skip) => {
+                    self.skipped = Some(skip);
+                    return Ok(None);
+                }
+            },
+        };
+        Ok(self.acquired.get(i))
     }
 
     /// Records a compute pass.
@@ -261,37 +436,53 @@ impl<'g> Frame<'g> {
         result
     }
 
-    /// Finishes encoding, uploads what changed, submits. Returns the frame's report.
+    /// Finishes encoding, uploads what changed, submits, presents the window textures its passes
+    /// acquired. Returns the frame's report. In [`Gpu::frame_in`], uploads only: the app
+    /// finishes and submits its encoder.
     pub fn submit(mut self) -> Result<FrameReport> {
         self.open = false;
         let gpu = self.gpu;
-        let Some(mut encoder) = self.encoder.take() else {
-            return Err(FrameError::AlreadyOpen.into());
-        };
         let timed = std::mem::take(&mut self.timed);
-        let ring = gpu.with_state(|st| st.timer_resolve(&mut encoder, timed.len() as u32));
-        let finished = gpu
-            .ctx
-            .scoped("CommandEncoder::finish", Some("vgpu frame"), |_| {
-                encoder.finish()
-            });
+        let acquired = std::mem::take(&mut self.acquired);
+        let (submit, ring) = match std::mem::replace(&mut self.encoder, FrameEncoder::Own(None)) {
+            FrameEncoder::Own(encoder) => {
+                let mut encoder = encoder.unwrap_or_else(|| {
+                    gpu.ctx.device().create_command_encoder(&Default::default())
+                });
+                let ring = gpu.with_state(|st| st.timer_resolve(&mut encoder, timed.len() as u32));
+                for a in &acquired {
+                    copy_for_capture(&mut encoder, a);
+                }
+                let finished = gpu
+                    .ctx
+                    .scoped("CommandEncoder::finish", Some("vgpu frame"), |_| {
+                        encoder.finish()
+                    });
+                (Some(finished), ring)
+            }
+            FrameEncoder::App(_) => (None, None),
+        };
         let encode = self.start.elapsed();
-        let (submit, submitted) = gpu.with_state(|st| -> Result<_> {
-            let cmd = match finished {
-                Ok(cmd) => cmd,
-                Err(e) => {
+        let (submit_time, submitted) = gpu.with_state(|st| -> Result<_> {
+            let cmd = match submit {
+                Some(Ok(cmd)) => Some(cmd),
+                Some(Err(e)) => {
                     st.engine.cancel_submission();
                     st.after_submission();
                     return Err(e.into());
                 }
+                None => None,
             };
             let t = Instant::now();
             st.engine.finish_submission()?;
             // Scoped: a resource destroyed after it was recorded fails here, with wgpu's
             // description.
-            let submitted = gpu.ctx.scoped("Queue::submit", Some("vgpu frame"), |_| {
-                gpu.ctx.submit([cmd]);
-            });
+            let submitted = match cmd {
+                Some(cmd) => gpu.ctx.scoped("Queue::submit", Some("vgpu frame"), |_| {
+                    gpu.ctx.submit([cmd]);
+                }),
+                None => Ok(()),
+            };
             let submit = t.elapsed();
             if submitted.is_ok() {
                 let frame_index = st.frame_index();
@@ -301,6 +492,9 @@ impl<'g> Frame<'g> {
             Ok((submit, submitted))
         })?;
         submitted?;
+        for a in acquired {
+            present(gpu, a)?;
+        }
         let (index, gpu_times) = gpu.with_state(|st| (st.frame_index(), st.gpu_times()));
         let (gpu_frame_index, gpu_passes) = match gpu_times {
             Some((i, p)) => (Some(i), Some(p)),
@@ -310,9 +504,10 @@ impl<'g> Frame<'g> {
             index,
             stats: gpu.ctx.stats().snapshot() - self.before,
             encode,
-            submit,
+            submit: submit_time,
             gpu_passes,
             gpu_frame_index,
+            skipped: self.skipped,
         })
     }
 
@@ -327,7 +522,8 @@ impl<'g> Frame<'g> {
             return;
         }
         self.open = false;
-        self.encoder = None;
+        self.encoder = FrameEncoder::Own(None);
+        self.acquired.clear();
         self.gpu.with_state(|st| {
             st.engine.cancel_submission();
             st.after_submission();
@@ -341,20 +537,78 @@ impl Drop for Frame<'_> {
     }
 }
 
-/// Begins the wgpu render pass of `desc`: its target's attachments with their load operations,
+/// The views a render pass draws into.
+struct PassAttachments {
+    color: Option<wgpu::TextureView>,
+    resolve: Option<wgpu::TextureView>,
+    depth: Option<wgpu::TextureView>,
+}
+
+/// The frame's encoder, created on demand once the frame's own was finished.
+fn encoder_of<'e>(
+    encoder: &'e mut FrameEncoder<'_>,
+    ctx: &vgpu_core::GpuContext,
+) -> &'e mut wgpu::CommandEncoder {
+    match encoder {
+        FrameEncoder::Own(e) => {
+            e.get_or_insert_with(|| ctx.device().create_command_encoder(&Default::default()))
+        }
+        FrameEncoder::App(e) => e,
+    }
+}
+
+/// Copies an acquired window texture into its read-back buffer, if a capture was asked for.
+fn copy_for_capture(encoder: &mut wgpu::CommandEncoder, a: &AcquiredSurface) {
+    let Some((buffer, bytes_per_row)) = &a.capture else {
+        return;
+    };
+    let texture = &a.texture.texture;
+    encoder.copy_texture_to_buffer(
+        texture.as_image_copy(),
+        wgpu::TexelCopyBufferInfo {
+            buffer,
+            layout: wgpu::TexelCopyBufferLayout {
+                offset: 0,
+                bytes_per_row: Some(*bytes_per_row),
+                rows_per_image: Some(texture.height()),
+            },
+        },
+        texture.size(),
+    );
+}
+
+/// Presents a window texture after the submit, reading it back first if asked.
+fn present(gpu: &Gpu, a: AcquiredSurface) -> Result<()> {
+    let capture = a.capture.as_ref().map(|(buffer, bytes_per_row)| {
+        let t = &a.texture.texture;
+        (buffer.clone(), *bytes_per_row, t.width(), t.height())
+    });
+    let AcquiredSurface {
+        surface, texture, ..
+    } = a;
+    gpu.ctx.queue().present(texture);
+    if let Some((buffer, bytes_per_row, width, height)) = capture {
+        let raw = crate::readback::map_read(&gpu.ctx, &buffer, "surface read-back")?;
+        surface.store_capture(&raw, width, height, bytes_per_row);
+    }
+    Ok(())
+}
+
+/// Begins the wgpu render pass of `desc` into `attachments`, with their load operations,
 /// timestamps at `(query set, pass index)`, viewport and scissor.
 fn begin_render_pass<'e>(
     encoder: &'e mut wgpu::CommandEncoder,
     desc: &PassDesc<'_>,
+    attachments: &PassAttachments,
     timestamps: Option<(&wgpu::QuerySet, u32)>,
 ) -> wgpu::RenderPass<'e> {
-    let target = desc.target;
-    let color = target
-        .attachment_view()
+    let color = attachments
+        .color
+        .as_ref()
         .map(|view| wgpu::RenderPassColorAttachment {
             view,
             depth_slice: None,
-            resolve_target: target.resolve_view(),
+            resolve_target: attachments.resolve.as_ref(),
             ops: wgpu::Operations {
                 load: match desc.clear {
                     Some([r, g, b, a]) => wgpu::LoadOp::Clear(wgpu::Color { r, g, b, a }),
@@ -363,8 +617,9 @@ fn begin_render_pass<'e>(
                 store: wgpu::StoreOp::Store,
             },
         });
-    let depth = target
-        .depth_view()
+    let depth = attachments
+        .depth
+        .as_ref()
         .map(|view| wgpu::RenderPassDepthStencilAttachment {
             view,
             depth_ops: Some(wgpu::Operations {
@@ -408,7 +663,7 @@ pub struct Pass<'p> {
     gpu_id: GpuId,
     /// The state, held for the pass (borrowed once per recorded draw).
     held: HeldState<'p>,
-    rpass: wgpu::RenderPass<'p>,
+    rpass: &'p mut wgpu::RenderPass<'static>,
     sig: TargetSignature,
     /// `sig` interned (fast records compare this id).
     signature_id: u32,
@@ -434,7 +689,7 @@ impl<'p> Pass<'p> {
         let mut state = self.held.borrow_mut();
         if state.record_fast(
             draw.key,
-            &mut self.rpass,
+            &mut *self.rpass,
             &mut self.bound,
             self.signature_id,
         ) {
@@ -442,7 +697,7 @@ impl<'p> Pass<'p> {
         }
         state.record_draw(
             draw.key,
-            &mut self.rpass,
+            &mut *self.rpass,
             &mut self.bound,
             self.sig,
             self.signature_id,
@@ -457,7 +712,7 @@ impl<'p> Pass<'p> {
         }
         self.held.borrow_mut().record_draw(
             draw.key,
-            &mut self.rpass,
+            &mut *self.rpass,
             &mut self.bound,
             self.sig,
             self.signature_id,
@@ -494,9 +749,9 @@ impl<'p> Pass<'p> {
     }
 
     /// The raw wgpu pass, for commands vgpu does not wrap. vgpu forgets what it had bound.
-    pub fn raw(&mut self) -> &mut wgpu::RenderPass<'p> {
+    pub fn raw(&mut self) -> &mut wgpu::RenderPass<'static> {
         self.bound.reset();
-        &mut self.rpass
+        self.rpass
     }
 }
 

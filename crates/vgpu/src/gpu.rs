@@ -30,6 +30,9 @@ pub struct GpuOptions {
     pub required_limits: Option<wgpu::Limits>,
     /// Device label (shows in wgpu's messages).
     pub label: String,
+    /// The display windows live on (winit: `event_loop.owned_display_handle()`), for window
+    /// surfaces: required by the GL backend, unused by Vulkan, Metal and DX12.
+    pub display: Option<vgpu_core::SharedDisplay>,
 }
 
 impl Default for GpuOptions {
@@ -41,6 +44,7 @@ impl Default for GpuOptions {
             required_features: c.required_features,
             required_limits: c.required_limits,
             label: c.label,
+            display: None,
         }
     }
 }
@@ -55,13 +59,20 @@ impl GpuOptions {
         })
     }
 
-    fn context_options(&self) -> ContextOptions {
+    /// Sets the display windows live on (see [`display`](Self::display)).
+    pub fn with_display(mut self, display: impl wgpu::wgt::WgpuHasDisplayHandle) -> Self {
+        self.display = Some(vgpu_core::SharedDisplay::new(display));
+        self
+    }
+
+    pub(crate) fn context_options(&self) -> ContextOptions {
         ContextOptions {
             backend: self.backend,
             power_preference: self.power_preference,
             required_features: self.required_features,
             required_limits: self.required_limits.clone(),
             label: self.label.clone(),
+            display: self.display.clone(),
         }
     }
 }
@@ -129,6 +140,35 @@ impl Gpu {
             shared: State::new_shared(ctx.clone()),
             ctx,
         }
+    }
+
+    /// Adopts an application's wgpu objects: vgpu draws with the app's device and queue (give
+    /// the instance too if vgpu should create window surfaces on it).
+    ///
+    /// The app's handlers stay the app's: wgpu keeps one uncaptured-error handler and one
+    /// device-lost callback per device, and vgpu installs neither here. vgpu's own calls get
+    /// their errors back as `Err` through error scopes; to have vgpu also count and log the
+    /// errors the app's handler receives, forward them with
+    /// [`report_uncaptured_error`](Self::report_uncaptured_error).
+    pub fn from_wgpu(
+        instance: Option<wgpu::Instance>,
+        adapter: wgpu::Adapter,
+        device: wgpu::Device,
+        queue: wgpu::Queue,
+    ) -> Gpu {
+        Gpu::from_context(GpuContext::adopt(instance, adapter, device, queue))
+    }
+
+    /// Counts and logs a wgpu error the app's own handler received (see
+    /// [`from_wgpu`](Self::from_wgpu)); it then shows in [`take_uncaptured_errors`](Self::take_uncaptured_errors)
+    /// and reaches the callback of [`on_uncaptured_error`](Self::on_uncaptured_error).
+    pub fn report_uncaptured_error(&self, error: &wgpu::Error) {
+        self.ctx.report_uncaptured(error);
+    }
+
+    /// The wgpu instance the adapter came from, when known.
+    pub fn instance(&self) -> Option<&wgpu::Instance> {
+        self.ctx.instance()
     }
 
     /// The device choke point: raw device and queue, limits, counters.

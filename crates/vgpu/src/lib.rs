@@ -48,6 +48,7 @@ mod gpu;
 mod readback;
 mod shader;
 mod state;
+mod surface;
 mod target;
 mod texture;
 mod uniforms;
@@ -62,13 +63,17 @@ pub use effect::{Effect, FULLSCREEN_VERTEX};
 pub use error::{
     BindingError, BufferError, Error, ForeignGpuError, FrameError, Result, TargetError,
 };
-pub use frame::{ComputePass, Frame, FrameReport, Pass, PassDesc};
+pub use frame::{ComputePass, Frame, FrameReport, Pass, PassDesc, PassTarget};
 pub use gpu::{Gpu, GpuOptions};
 pub use shader::Shader;
+pub use surface::{Surface, SurfaceDesc, SurfaceSkip};
 pub use target::{RgbaImage, Target, TargetDesc};
 pub use texture::{Sampler, Texture, TextureDesc};
 pub use uniforms::{SharedUniforms, ValueArg};
-pub use vgpu_core::{BackendChoice, DeviceError, ErrorCode, StatsSnapshot, UncapturedError};
+pub use vgpu_core::{
+    BackendChoice, DeviceError, ErrorCode, GpuContext, SharedDisplay, StatsSnapshot,
+    UncapturedError,
+};
 pub use vgpu_core::{PackContext, SetError, ShaderError, TypeLayout, Value, value};
 pub use wgpu;
 

@@ -293,6 +293,76 @@ impl Gpu {
         Ok(())
     }
 
+    /// A target that draws into the app's `color` view (and optional `depth` view) without
+    /// owning their textures: format, size and sample count are those of the view's texture
+    /// (a multisampled color view is drawn into without a resolve). The views must have
+    /// `RENDER_ATTACHMENT` usage and the same size; read-back works when the color texture has
+    /// `COPY_SRC`.
+    pub fn target_for_view(
+        &self,
+        label: &str,
+        color: &wgpu::TextureView,
+        depth: Option<&wgpu::TextureView>,
+    ) -> Result<Target> {
+        let texture = color.texture();
+        let format_error = |usage, expected, actual| -> crate::error::Error {
+            TargetError::Format {
+                label: label.to_owned(),
+                usage,
+                expected,
+                actual,
+            }
+            .into()
+        };
+        if !texture
+            .usage()
+            .contains(wgpu::TextureUsages::RENDER_ATTACHMENT)
+        {
+            return Err(format_error(
+                "an app's color view",
+                "a view of a texture with RENDER_ATTACHMENT usage",
+                texture.format(),
+            ));
+        }
+        let size = (texture.width(), texture.height());
+        if let Some(d) = depth {
+            let dt = d.texture();
+            if !dt.format().is_depth_stencil_format()
+                || (dt.width(), dt.height()) != size
+                || dt.sample_count() != texture.sample_count()
+            {
+                return Err(format_error(
+                    "an app's depth view",
+                    "a depth texture of the color view's size and sample count",
+                    dt.format(),
+                ));
+            }
+        }
+        let samples = texture.sample_count();
+        let color_pair = (texture.clone(), color.clone());
+        let (color, msaa_view) = if samples > 1 {
+            (None, Some(color_pair.1))
+        } else {
+            (Some(color_pair), None)
+        };
+        Ok(Target {
+            inner: Arc::new(TargetRecord {
+                label: label.to_owned(),
+                size,
+                color,
+                msaa_view,
+                depth: depth.map(|d| (d.texture().clone(), d.clone())),
+                signature: TargetSignature {
+                    color: Some(texture.format()),
+                    depth: depth.map(|d| d.texture().format()),
+                    samples,
+                },
+                ctx: self.ctx.clone(),
+                gpu: self.id(),
+            }),
+        })
+    }
+
     /// `VGPU-FOREIGN-GPU` unless `target` was created by this `Gpu`.
     pub(crate) fn check_target(&self, target: &Target, used_by: &str) -> Result<()> {
         if target.inner.gpu != self.id() {
