@@ -98,6 +98,12 @@ pub struct ManyObjectsGuide;
 #[doc = include_str!("../../../docs/render-bundles.md")]
 pub struct RenderBundlesGuide;
 
+/// The windows and existing-apps guide (`docs/windows-and-existing-apps.md`), run as doc tests
+/// (its winit part is compiled, not run).
+#[cfg(doctest)]
+#[doc = include_str!("../../../docs/windows-and-existing-apps.md")]
+pub struct WindowsAndExistingAppsGuide;
+
 /// The measuring guide (`docs/measuring.md`), run as doc tests.
 #[cfg(doctest)]
 #[doc = include_str!("../../../docs/measuring.md")]

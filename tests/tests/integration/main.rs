@@ -14,6 +14,7 @@ mod tier1_foreign_gpu;
 mod tier1_memo_invalidation;
 mod tier1_set_errors;
 mod tier2_examples;
+mod tier2_existing_app;
 mod tier2_frame_features;
 mod tier2_packing_roundtrip;
 mod tier2_runtime_arrays;
