@@ -237,7 +237,7 @@ pub fn run(frames: usize) -> Result<AppRun, Box<dyn std::error::Error>> {
 
     // An error outside any vgpu call reaches the program's handler, not vgpu's log; the
     // program forwards it to vgpu, which then counts and logs it.
-    device.create_buffer(&wgpu::BufferDescriptor {
+    let _invalid = device.create_buffer(&wgpu::BufferDescriptor {
         label: Some("invalid on purpose"),
         size: 16,
         usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::MAP_WRITE,
