@@ -80,10 +80,43 @@ pub struct UncapturedError {
 
 type ErrorCallback = Arc<dyn Fn(&UncapturedError) + Send + Sync>;
 
+/// Uncaptured errors and their callback: shared with the handlers vgpu installs on the device,
+/// which must be `Send + Sync` on every platform (wgpu's objects are not on the web, so the
+/// handlers hold this, not the context).
 #[derive(Default)]
 struct ErrorLog {
     errors: Mutex<Vec<UncapturedError>>,
     callback: Mutex<Option<ErrorCallback>>,
+}
+
+impl ErrorLog {
+    fn record(&self, stats: &Stats, error: UncapturedError) {
+        stats.uncaptured_errors.bump();
+        // Called with the lock released: the callback may install another one, or make wgpu
+        // calls that report errors of their own.
+        let callback = self
+            .callback
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .clone();
+        if let Some(cb) = callback {
+            cb(&error);
+        }
+        let mut log = self.errors.lock().unwrap_or_else(PoisonError::into_inner);
+        if log.len() >= MAX_KEPT_ERRORS {
+            log.remove(0);
+        }
+        log.push(error);
+    }
+
+    fn record_wgpu(&self, stats: &Stats, error: &wgpu::Error) {
+        let (kind, description) = match error {
+            wgpu::Error::Validation { description, .. } => ("validation", description.clone()),
+            wgpu::Error::OutOfMemory { source } => ("out-of-memory", source.to_string()),
+            wgpu::Error::Internal { description, .. } => ("internal", description.clone()),
+        };
+        self.record(stats, UncapturedError { kind, description });
+    }
 }
 
 /// Upper bound on uncaptured errors kept; older ones are dropped (the counter keeps counting).
@@ -100,8 +133,9 @@ pub struct GpuContext {
     queue: wgpu::Queue,
     adapter: wgpu::Adapter,
     adapter_info: wgpu::AdapterInfo,
-    stats: Stats,
-    errors: ErrorLog,
+    /// Shared with the device's handlers (they count uncaptured errors).
+    stats: Arc<Stats>,
+    errors: Arc<ErrorLog>,
 }
 
 impl fmt::Debug for GpuContext {
@@ -157,27 +191,30 @@ impl GpuContext {
             queue,
             adapter_info: adapter.get_info(),
             adapter,
-            stats: Stats::default(),
-            errors: ErrorLog::default(),
+            stats: Arc::default(),
+            errors: Arc::default(),
         });
         if !install_handlers {
             return ctx;
         }
-        let weak = Arc::downgrade(&ctx);
+        let (log, stats) = (Arc::downgrade(&ctx.errors), Arc::downgrade(&ctx.stats));
         ctx.device
             .on_uncaptured_error(Arc::new(move |error: wgpu::Error| {
-                if let Some(ctx) = weak.upgrade() {
-                    ctx.report_uncaptured(&error);
+                if let (Some(log), Some(stats)) = (log.upgrade(), stats.upgrade()) {
+                    log.record_wgpu(&stats, &error);
                 }
             }));
-        let weak = Arc::downgrade(&ctx);
+        let (log, stats) = (Arc::downgrade(&ctx.errors), Arc::downgrade(&ctx.stats));
         ctx.device.set_device_lost_callback(move |reason, message| {
-            if let Some(ctx) = weak.upgrade() {
+            if let (Some(log), Some(stats)) = (log.upgrade(), stats.upgrade()) {
                 if reason != wgpu::DeviceLostReason::Destroyed {
-                    ctx.record_uncaptured(UncapturedError {
-                        kind: "device-lost",
-                        description: format!("{reason:?}: {message}"),
-                    });
+                    log.record(
+                        &stats,
+                        UncapturedError {
+                            kind: "device-lost",
+                            description: format!("{reason:?}: {message}"),
+                        },
+                    );
                 }
             }
         });
@@ -213,36 +250,7 @@ impl GpuContext {
     /// uncaptured-error handler receives), and calls the callback of
     /// [`on_uncaptured_error`](Self::on_uncaptured_error).
     pub fn report_uncaptured(&self, error: &wgpu::Error) {
-        let (kind, description) = match error {
-            wgpu::Error::Validation { description, .. } => ("validation", description.clone()),
-            wgpu::Error::OutOfMemory { source } => ("out-of-memory", source.to_string()),
-            wgpu::Error::Internal { description, .. } => ("internal", description.clone()),
-        };
-        self.record_uncaptured(UncapturedError { kind, description });
-    }
-
-    fn record_uncaptured(&self, error: UncapturedError) {
-        self.stats.uncaptured_errors.bump();
-        // Called with the lock released: the callback may install another one, or make wgpu
-        // calls that report errors of their own.
-        let callback = self
-            .errors
-            .callback
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .clone();
-        if let Some(cb) = callback {
-            cb(&error);
-        }
-        let mut log = self
-            .errors
-            .errors
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner);
-        if log.len() >= MAX_KEPT_ERRORS {
-            log.remove(0);
-        }
-        log.push(error);
+        self.errors.record_wgpu(&self.stats, error);
     }
 
     /// Takes the uncaptured errors recorded so far (oldest first), leaving the log empty.

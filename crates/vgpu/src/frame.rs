@@ -4,7 +4,11 @@
 //! A frame is one submission of the capture engine: values bound by operations recorded in it
 //! are captured per operation and uploaded once at submit (only bytes not already resident).
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
+
+// `std::time::Instant` panics on wasm32-unknown-unknown; web-time is std's on native targets and
+// the browser's clock (`performance.now()`) on the web.
+use web_time::Instant;
 
 use smallvec::SmallVec;
 use vgpu_core::StatsSnapshot;

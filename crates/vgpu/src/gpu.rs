@@ -113,7 +113,8 @@ impl std::fmt::Debug for Gpu {
 }
 
 impl Gpu {
-    /// Creates a device per `options`, blocking.
+    /// Creates a device per `options`, blocking (native targets; on the web, where nothing may
+    /// block, use [`new_async`](Self::new_async)).
     pub fn new(options: &GpuOptions) -> Result<Gpu> {
         pollster::block_on(Self::new_async(options))
     }
