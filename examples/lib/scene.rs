@@ -18,8 +18,8 @@
 //! in shadow.
 
 use vgpu::{
-    Bind, Buffer, DepthState, Draw, DrawDesc, FrameReport, Gpu, IndexBuffer, PassDesc, Result,
-    SamplerDesc, SharedUniforms, Target, TargetDesc, Value, VertexBuffer, value,
+    Bind, Buffer, DepthState, Draw, DrawDesc, FrameReport, Gpu, IndexBuffer, PassDesc, PassTarget,
+    Result, SamplerDesc, SharedUniforms, Target, TargetDesc, Value, VertexBuffer, value,
 };
 
 use crate::mat4::{self, Mat4};
@@ -550,6 +550,17 @@ impl Scene {
     /// sets the camera to the main view and renders the main pass. Values are set inside the
     /// frame, so the report's encode time covers them.
     pub fn render(&self, time: f32) -> Result<FrameReport> {
+        self.render_into(time, &self.main)
+    }
+
+    /// [`render`](Self::render) with the main pass into `main` (a window surface, say) instead
+    /// of the scene's own target; `main` needs a `Depth32Float` depth attachment.
+    pub fn render_into<'t>(
+        &self,
+        time: f32,
+        main: impl Into<PassTarget<'t>>,
+    ) -> Result<FrameReport> {
+        let main = main.into();
         let movers = placements_movers(&self.config, time);
         let view_projection = self.view_projection(time);
         self.gpu.frame(|f| {
@@ -576,7 +587,7 @@ impl Scene {
             self.camera
                 .set(value! { view_projection: view_projection })?;
             f.pass(
-                PassDesc::new(&self.main)
+                PassDesc::new(main)
                     .label("main")
                     .clear([0.55, 0.65, 0.8, 1.0]),
                 |p| {

@@ -22,3 +22,4 @@ mod tier2_scene;
 mod tier2_set_kinds;
 mod tier2_shared_block_shape;
 mod tier2_triangle;
+mod tier2_window;
