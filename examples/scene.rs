@@ -11,6 +11,7 @@
 
 use std::time::{Duration, Instant};
 
+use vgpu_examples::quantile;
 use vgpu_examples::scene::{Scene, SceneConfig};
 
 /// Frame time step of the animation (seconds).
@@ -30,16 +31,6 @@ struct Row {
 
 fn ms(d: Duration) -> f64 {
     d.as_secs_f64() * 1e3
-}
-
-/// The `q` quantile (nearest rank) of `values`.
-fn quantile(values: &[f64], q: f64) -> f64 {
-    let mut v = values.to_vec();
-    v.sort_by(f64::total_cmp);
-    match v.len() {
-        0 => f64::NAN,
-        n => v[((q * n as f64).ceil() as usize).clamp(1, n) - 1],
-    }
 }
 
 fn print_row(name: &str, cells: [String; 7]) {
@@ -195,19 +186,11 @@ fn run() -> Result<(), Box<dyn std::error::Error>> {
     let (encode_p50, cpu_p50) = summary[0];
     match (!gpu_times.is_empty()).then(|| quantile(&gpu_times, 0.5)) {
         Some(gpu_p50) => {
-            let (bound, ratio, advice) = if encode_p50 > gpu_p50 {
-                (
-                    "CPU-bound",
-                    encode_p50 / gpu_p50,
-                    "cutting per-draw CPU work (draw calls, set_bind_group) is what pays",
-                )
-            } else {
-                (
-                    "GPU-bound",
-                    gpu_p50 / encode_p50,
-                    "fewer draw calls will not help; the work is in shaders, fill rate or bandwidth",
-                )
-            };
+            let vgpu_examples::Verdict {
+                bound,
+                ratio,
+                advice,
+            } = vgpu_examples::verdict(encode_p50, gpu_p50);
             println!(
                 "verdict: {bound}: CPU recording {encode_p50:.2} ms per frame (encode, p50) vs GPU \
                  {gpu_p50:.2} ms (sum of passes, p50), {ratio:.1}x; {advice}"

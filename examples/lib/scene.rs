@@ -13,13 +13,18 @@
 //!   depth-only targets sampled as `texture_depth_2d` with a comparison sampler.
 //!
 //! [`Scene::render`] draws one frame for a given animation time and returns its
-//! [`FrameReport`]; the geometry helpers ([`Scene::eye`], [`Scene::project`],
+//! [`FrameReport`]; [`Scene::render_into`] and [`Scene::record`] draw the main pass into another
+//! target — a window [`Surface`](vgpu::Surface), say — at that target's aspect and color
+//! encoding; the geometry helpers ([`Scene::eye`], [`Scene::project`],
 //! [`Scene::placements`], [`Scene::blocked`]) let a test decide on the CPU which pixels must be
 //! in shadow.
 
+use std::sync::atomic::{AtomicBool, Ordering};
+
 use vgpu::{
-    Bind, Buffer, DepthState, Draw, DrawDesc, FrameReport, Gpu, IndexBuffer, PassDesc, PassTarget,
-    Result, SamplerDesc, SharedUniforms, Target, TargetDesc, Value, VertexBuffer, value,
+    Bind, Buffer, DepthState, Draw, DrawDesc, Frame, FrameReport, Gpu, IndexBuffer, PassDesc,
+    PassTarget, Result, SamplerDesc, SharedUniforms, Target, TargetDesc, Value, VertexBuffer,
+    value,
 };
 
 use crate::mat4::{self, Mat4};
@@ -98,6 +103,8 @@ pub const LIT_SHADER: &str = r#"
 struct Camera { view_projection: mat4x4f }
 struct Object { world: mat4x4f, color: vec4f }
 struct Light { view_projection: mat4x4f, direction: vec4f, color: vec4f }
+// ambient.w: 1 when the shader gamma-encodes its output (a linear-unorm target such as the
+// scene's own), 0 when the target's sRGB format encodes it (a window surface).
 struct Lights { light: array<Light, 2>, ambient: vec4f }
 @group(0) @binding(0) var<uniform> camera: Camera;
 @group(1) @binding(0) var<uniform> object: Object;
@@ -141,7 +148,8 @@ fn fs_main(in: VsOut) -> @location(0) vec4f {
     let light = lights.ambient.rgb
         + lights.light[0].color.rgb * (d1 * lit1)
         + lights.light[1].color.rgb * (d2 * lit2);
-    return vec4f(pow(object.color.rgb * light, vec3f(1.0 / 2.2)), 1.0);
+    let color = object.color.rgb * light;
+    return vec4f(select(color, pow(color, vec3f(1.0 / 2.2)), lights.ambient.w > 0.5), 1.0);
 }
 "#;
 
@@ -241,6 +249,9 @@ pub struct Scene {
     config: SceneConfig,
     camera: SharedUniforms,
     lights: [Light; 2],
+    lights_block: SharedUniforms,
+    /// What `lights_block.ambient.w` says: the lit shader gamma-encodes its output.
+    encodes_gamma: AtomicBool,
     objects: Vec<Object>,
     shadow_maps: [Target; 2],
     main: Target,
@@ -293,6 +304,14 @@ fn hash(i: u32) -> f32 {
 
 fn object_value(placement: &Placement, color: [f32; 4]) -> Value {
     value! { world: placement.world(), color: color }
+}
+
+/// The `lights` block; `encode_gamma`: the lit shader gamma-encodes (see `Lights.ambient.w`).
+fn lights_value(lights: &[Light; 2], encode_gamma: bool) -> Value {
+    value! {
+        light: [light_value(&lights[0]), light_value(&lights[1])],
+        ambient: [AMBIENT[0], AMBIENT[1], AMBIENT[2], if encode_gamma { 1.0 } else { 0.0 }],
+    }
 }
 
 fn light_value(l: &Light) -> Value {
@@ -369,13 +388,7 @@ impl Scene {
             "camera",
             value! { view_projection: lights[0].view_projection },
         )?;
-        let lights_block = gpu.uniforms_labeled(
-            "lights",
-            value! {
-                light: [light_value(&lights[0]), light_value(&lights[1])],
-                ambient: [AMBIENT[0], AMBIENT[1], AMBIENT[2], 1.0],
-            },
-        )?;
+        let lights_block = gpu.uniforms_labeled("lights", lights_value(&lights, true))?;
         let shadow_sampler = gpu.sampler(&SamplerDesc::shadow())?;
 
         let mut objects = Vec::with_capacity(placements.len());
@@ -429,6 +442,8 @@ impl Scene {
             config,
             camera,
             lights,
+            lights_block,
+            encodes_gamma: AtomicBool::new(true),
             objects,
             shadow_maps,
             main,
@@ -477,9 +492,14 @@ impl Scene {
         [radius * angle.cos(), 0.55 * radius, radius * angle.sin()]
     }
 
-    /// The main camera's view-projection at `time`.
+    /// The main camera's view-projection at `time` (for the main target's aspect).
     pub fn view_projection(&self, time: f32) -> Mat4 {
-        let aspect = self.config.width as f32 / self.config.height as f32;
+        self.view_projection_at(time, self.config.width as f32 / self.config.height as f32)
+    }
+
+    /// The main camera's view-projection at `time` for a target of aspect `aspect` (width /
+    /// height).
+    pub fn view_projection_at(&self, time: f32, aspect: f32) -> Mat4 {
         // Far enough for the ground's far corners from anywhere on the orbit.
         let far = 2.0 * (self.orbit_radius() + 2.0 * self.extent() + 4.0);
         let projection = mat4::perspective(FOV_Y, aspect, 0.5, far);
@@ -554,50 +574,95 @@ impl Scene {
     }
 
     /// [`render`](Self::render) with the main pass into `main` (a window surface, say) instead
-    /// of the scene's own target; `main` needs a `Depth32Float` depth attachment.
+    /// of the scene's own target; `main` needs a `Depth32Float` depth attachment and one sample.
+    /// See [`record`](Self::record).
     pub fn render_into<'t>(
         &self,
         time: f32,
         main: impl Into<PassTarget<'t>>,
     ) -> Result<FrameReport> {
         let main = main.into();
+        self.gpu.frame(|f| self.record(f, time, main))
+    }
+
+    /// Records the frame of [`render`](Self::render) into `f`, the main pass into `main`, so that
+    /// the caller can add passes (a copy to a window, an overlay) before the frame's submit. The
+    /// main camera takes `main`'s aspect (the scene's while `main` is a minimized, 0×0 surface),
+    /// and the lit shader leaves the gamma encoding to `main` when its format is sRGB.
+    pub fn record<'t>(
+        &self,
+        f: &mut Frame<'_>,
+        time: f32,
+        main: impl Into<PassTarget<'t>>,
+    ) -> Result<()> {
+        let main = main.into();
+        let ((width, height), format) = match main {
+            PassTarget::Target(t) => (t.size(), t.format()),
+            PassTarget::Surface(s) => (s.size(), s.format()),
+        };
+        let aspect = if width == 0 || height == 0 {
+            self.config.width as f32 / self.config.height as f32
+        } else {
+            width as f32 / height as f32
+        };
+        let encode_gamma = !format.is_srgb();
+        if self.encodes_gamma.load(Ordering::Relaxed) != encode_gamma {
+            self.lights_block
+                .set(lights_value(&self.lights, encode_gamma))?;
+            self.encodes_gamma.store(encode_gamma, Ordering::Relaxed);
+        }
         let movers = placements_movers(&self.config, time);
-        let view_projection = self.view_projection(time);
-        self.gpu.frame(|f| {
-            let moving = self.objects.iter().filter(|o| o.kind == Kind::Mover);
-            for (o, placement) in moving.zip(&movers) {
-                let value = object_value(placement, o.color);
-                o.shadow.set("object", &value)?;
-                o.lit.set("object", &value)?;
-            }
-            for (light, (map, label)) in self
-                .lights
-                .iter()
-                .zip(self.shadow_maps.iter().zip(["shadow 1", "shadow 2"]))
-            {
-                self.camera
-                    .set(value! { view_projection: light.view_projection })?;
-                f.pass(PassDesc::new(map).label(label), |p| {
-                    for o in &self.objects {
-                        p.draw(&o.shadow)?;
-                    }
-                    Ok(())
-                })?;
-            }
+        let view_projection = self.view_projection_at(time, aspect);
+        let moving = self.objects.iter().filter(|o| o.kind == Kind::Mover);
+        for (o, placement) in moving.zip(&movers) {
+            let value = object_value(placement, o.color);
+            o.shadow.set("object", &value)?;
+            o.lit.set("object", &value)?;
+        }
+        for (light, (map, label)) in self
+            .lights
+            .iter()
+            .zip(self.shadow_maps.iter().zip(["shadow 1", "shadow 2"]))
+        {
             self.camera
-                .set(value! { view_projection: view_projection })?;
-            f.pass(
-                PassDesc::new(main)
-                    .label("main")
-                    .clear([0.55, 0.65, 0.8, 1.0]),
-                |p| {
-                    for o in &self.objects {
-                        p.draw(&o.lit)?;
-                    }
-                    Ok(())
-                },
-            )
+                .set(value! { view_projection: light.view_projection })?;
+            f.pass(PassDesc::new(map).label(label), |p| {
+                for o in &self.objects {
+                    p.draw(&o.shadow)?;
+                }
+                Ok(())
+            })?;
+        }
+        self.camera
+            .set(value! { view_projection: view_projection })?;
+        // The sky looks the same in either target: an sRGB target gets its linear value.
+        let sky = if encode_gamma {
+            SKY
+        } else {
+            let [r, g, b, a] = SKY;
+            [srgb_to_linear(r), srgb_to_linear(g), srgb_to_linear(b), a]
+        };
+        f.pass(PassDesc::new(main).label("main").clear(sky), |p| {
+            for o in &self.objects {
+                p.draw(&o.lit)?;
+            }
+            Ok(())
         })
+    }
+}
+
+/// The ground's color (linear RGB, lit by [`AMBIENT`] and the two lights).
+pub const GROUND: [f32; 4] = [0.75, 0.72, 0.66, 1.0];
+
+/// The main pass's clear color, as stored in a linear-unorm target (gamma-encoded).
+pub const SKY: [f64; 4] = [0.55, 0.65, 0.8, 1.0];
+
+/// The linear value an sRGB target stores as `c` (so the sky looks the same in both).
+fn srgb_to_linear(c: f64) -> f64 {
+    if c <= 0.04045 {
+        c / 12.92
+    } else {
+        ((c + 0.055) / 1.055).powf(2.4)
     }
 }
 
@@ -607,7 +672,7 @@ fn grid_extent(config: &SceneConfig) -> f32 {
 
 fn object_color(kind: Kind, i: u32) -> [f32; 4] {
     match kind {
-        Kind::Ground => [0.75, 0.72, 0.66, 1.0],
+        Kind::Ground => GROUND,
         Kind::Pillar => {
             let h = hash(i * 7 + 3);
             [
