@@ -1,154 +1,314 @@
-//! The `window` example in a real window (tier 2): under an X server (`$DISPLAY`, or an `Xvfb`
-//! this test starts), on Vulkan and on GL, 60 frames of the still scene, resized once mid-run
-//! (and shrunk to 0×0 for one frame: a minimized window, skipped without error). Its screenshot
-//! shows the scene — sky at the top, lit ground at the bottom, shadows on the ground — and the
-//! steady frames after the resize create no bind group and upload nothing.
+//! The `window` example in a real window (tier 2): under `$DISPLAY` (or an `Xvfb` this test
+//! starts), on the backend `VGPU_BACKEND` names, 60 frames of the small still scene, resized once
+//! mid-run (the window asked for 3/4 of its size, the surface shrunk to 0×0 for one frame: a
+//! minimized window, skipped without error). Its screenshot — read back from the window's
+//! texture where the window allows it (Vulkan), else from the offscreen target the example then
+//! renders through (GL) — shows the scene: sky at the top, lit ground at the bottom, ground in
+//! the sun's shadow; and the steady frames after the resize create no bind group and upload
+//! nothing.
 //!
-//! The example is run as a process (`cargo test` builds it into `target/<profile>/examples/`).
-//! Skipped with a printed reason on `VGPU_BACKEND=noop`, and when no display can be opened (no
-//! `$DISPLAY` and no `Xvfb` to start).
+//! The example runs as a process: `cargo test` builds it into `target/<profile>/examples/` (for
+//! `cargo test -p vgpu-tests` alone, build it first: `cargo build -p vgpu-examples --example
+//! window`). Skipped with a printed reason on `VGPU_BACKEND=noop` and when no display can be had
+//! (no `$DISPLAY` and no `Xvfb` to start).
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
+use vgpu::Gpu;
+use vgpu_examples::scene::{AMBIENT, GROUND, Kind, Placement, SKY, Scene, SceneConfig};
 use vgpu_tests::{load_png, temp_path};
 
-/// The `window` example built next to this test binary (`target/<profile>/examples/window`).
+/// The frames the example renders, and the one where it resizes.
+const FRAMES: u32 = 60;
+const RESIZE_AT: u32 = 30;
+
+/// The `window` example built next to this test binary (`target/<profile>/examples/window`; the
+/// test binary is `target/<profile>/deps/integration-…`).
 fn example_binary() -> PathBuf {
-    let exe = std::env::current_exe().expect("current_exe");
+    let exe = std::env::current_exe().expect("the test binary's path");
     let profile_dir = exe
         .parent()
-        .and_then(|deps| deps.parent())
-        .expect("target/<profile>/deps/<test binary>");
-    let path = profile_dir.join("examples").join("window");
+        .and_then(Path::parent)
+        .expect("the test binary lives in target/<profile>/deps/");
+    let path = profile_dir
+        .join("examples")
+        .join(format!("window{}", std::env::consts::EXE_SUFFIX));
     assert!(
         path.exists(),
-        "{} is missing: `cargo test` builds the examples; or run `cargo build --example window`",
+        "the window example is not built: {} is missing. `cargo test` (the workspace, or -p \
+         vgpu-examples) builds it; with `cargo test -p vgpu-tests` alone, run `cargo build -p \
+         vgpu-examples --example window` (same profile) first",
         path.display()
     );
     path
 }
 
-/// An X server the test started, killed when dropped.
-struct Xvfb(Child);
+/// An X server this test started; killed when dropped, and once it serves display `:n`
+/// (`Some(n)`), that display's socket and lock files, which a killed server leaves behind.
+struct Xvfb(Child, Option<u32>);
 
 impl Drop for Xvfb {
     fn drop(&mut self) {
         let _ = self.0.kill();
         let _ = self.0.wait();
+        if let Some(n) = self.1 {
+            let _ = std::fs::remove_file(format!("/tmp/.X11-unix/X{n}"));
+            let _ = std::fs::remove_file(format!("/tmp/.X{n}-lock"));
+        }
     }
 }
 
-/// `$DISPLAY`, or a display of an `Xvfb` started here; `None` (with the reason printed) when
-/// neither can be had.
-fn display() -> Option<(String, Option<Xvfb>)> {
-    if let Ok(d) = std::env::var("DISPLAY") {
-        if !d.is_empty() {
-            return Some((d, None));
-        }
+/// Where the example's window goes: the environment's display (`$DISPLAY` or
+/// `$WAYLAND_DISPLAY`; any display off Linux and the BSDs), else a display of an `Xvfb` started
+/// here (`Some` in the pair). `Err` says why there is none.
+fn display() -> Result<(Option<String>, Option<Xvfb>), String> {
+    let set = |var: &str| std::env::var(var).is_ok_and(|v| !v.is_empty());
+    let needs_x_or_wayland = cfg!(any(
+        target_os = "linux",
+        target_os = "freebsd",
+        target_os = "openbsd",
+        target_os = "netbsd",
+        target_os = "dragonfly"
+    ));
+    if !needs_x_or_wayland || set("DISPLAY") || set("WAYLAND_DISPLAY") {
+        return Ok((None, None));
     }
-    for n in 90..120 {
-        if std::path::Path::new(&format!("/tmp/.X11-unix/X{n}")).exists() {
-            continue;
-        }
+    // A display number nobody uses: no lock file, no socket.
+    let free = (90..130).filter(|n| {
+        !Path::new(&format!("/tmp/.X{n}-lock")).exists()
+            && !Path::new(&format!("/tmp/.X11-unix/X{n}")).exists()
+    });
+    for n in free.take(5) {
         let child = Command::new("Xvfb")
-            .args([
-                format!(":{n}").as_str(),
-                "-screen",
-                "0",
-                "1024x768x24",
-                "-nolisten",
-                "tcp",
-            ])
+            .arg(format!(":{n}"))
+            .args(["-screen", "0", "1024x768x24", "-nolisten", "tcp"])
             .stdout(Stdio::null())
             .stderr(Stdio::null())
             .spawn();
-        let Ok(child) = child else {
-            eprintln!(
-                "tier2_window: skipped: no $DISPLAY and no Xvfb to start (apt-get install xvfb)"
-            );
-            return None;
+        let mut server = match child {
+            Ok(child) => Xvfb(child, None),
+            Err(e) => {
+                return Err(format!(
+                    "no $DISPLAY, and no Xvfb to start ({e}; apt-get install xvfb)"
+                ));
+            }
         };
-        let mut server = Xvfb(child);
         let socket = format!("/tmp/.X11-unix/X{n}");
         let start = Instant::now();
-        while start.elapsed() < Duration::from_secs(5) {
-            if std::path::Path::new(&socket).exists() {
-                return Some((format!(":{n}"), Some(server)));
-            }
+        while start.elapsed() < Duration::from_secs(10) {
             if let Ok(Some(_)) = server.0.try_wait() {
-                break;
+                break; // `:n` was taken meanwhile: try the next one.
+            }
+            if Path::new(&socket).exists() {
+                server.1 = Some(n);
+                return Ok((Some(format!(":{n}")), Some(server)));
             }
             std::thread::sleep(Duration::from_millis(50));
         }
     }
-    eprintln!("tier2_window: skipped: no $DISPLAY and Xvfb did not start");
-    None
+    Err("no $DISPLAY, and Xvfb did not start on a free display".to_owned())
 }
 
 /// The value of `"key":` in the example's JSON line.
-fn field(json: &str, key: &str) -> String {
+fn field<'a>(json: &'a str, key: &str) -> &'a str {
+    let pattern = format!("\"{key}\":");
     let at = json
-        .find(&format!("\"{key}\":"))
-        .unwrap_or_else(|| panic!("{key} in {json}"));
-    json[at + key.len() + 3..]
-        .split([',', '}'])
-        .next()
-        .unwrap_or_default()
-        .to_owned()
+        .find(&pattern)
+        .unwrap_or_else(|| panic!("no {key} in {json}"));
+    let rest = &json[at + pattern.len()..];
+    let end = if rest.starts_with('[') {
+        rest.find(']').map_or(rest.len(), |i| i + 1)
+    } else {
+        rest.find([',', '}']).unwrap_or(rest.len())
+    };
+    &rest[..end]
+}
+
+/// Display values (0..=255) the screenshot may hold for a linear color `c`: the scene's own
+/// encoding (`pow(c, 1/2.2)` in the shader), the exact sRGB curve (an sRGB window encoding it),
+/// and the shader's value sRGB-encoded once more (the shader's encoding into an sRGB window).
+fn encodings(c: [f64; 3]) -> Vec<[f64; 3]> {
+    let gamma = |x: f64| x.clamp(0.0, 1.0).powf(1.0 / 2.2);
+    let srgb = |x: f64| {
+        let x = x.clamp(0.0, 1.0);
+        if x <= 0.003_130_8 {
+            12.92 * x
+        } else {
+            1.055 * x.powf(1.0 / 2.4) - 0.055
+        }
+    };
+    vec![
+        c.map(|x| 255.0 * gamma(x)),
+        c.map(|x| 255.0 * srgb(x)),
+        c.map(|x| 255.0 * srgb(gamma(x))),
+    ]
+}
+
+/// What a pixel of the still scene shows, decided on the CPU by casting its ray.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Seen {
+    /// Nothing: the main pass's clear color.
+    Sky,
+    /// The ground's top face, both lights reaching it.
+    LitGround,
+    /// The ground's top face, one light or both blocked.
+    ShadowedGround,
+    /// A pillar, a mover, or the ground's side.
+    Other,
+}
+
+/// The still scene (time 0) at the window's final size, built on the noop device: its
+/// geometry, lights and colors decide what each pixel shows and in which colors.
+struct Expected {
+    scene: Scene,
+    placements: Vec<(Kind, Placement)>,
+    /// Display values of the sky, the lit ground, and the ground in each kind of shadow.
+    sky: Vec<[f64; 3]>,
+    lit_ground: Vec<[f64; 3]>,
+    shadowed_ground: Vec<[f64; 3]>,
+}
+
+impl Expected {
+    fn new(width: u32, height: u32) -> Expected {
+        let config = SceneConfig {
+            width,
+            height,
+            ..SceneConfig::small()
+        };
+        let scene = Scene::new(&Gpu::noop(), config).expect("the small scene (noop)");
+        let placements = scene.placements(0.0);
+        // The ground's top face: normal +y, so each light's Lambert term is -direction.y.
+        let terms = scene
+            .lights()
+            .map(|l| l.color.map(|c| c * (-l.direction[1]).max(0.0)));
+        let ground = |lights: &[[f32; 3]]| -> Vec<[f64; 3]> {
+            encodings(std::array::from_fn(|i| {
+                let light = AMBIENT[i] + lights.iter().map(|l| l[i]).sum::<f32>();
+                f64::from(GROUND[i] * light)
+            }))
+        };
+        // The sky: the clear color as the scene's own (linear-unorm) target stores it, or that
+        // value sRGB-encoded once more.
+        let sky = [SKY[0], SKY[1], SKY[2]];
+        Expected {
+            sky: vec![sky.map(|c| 255.0 * c), encodings(sky)[1]],
+            lit_ground: ground(&terms),
+            shadowed_ground: [ground(&terms[1..]), ground(&terms[..1]), ground(&[])].concat(),
+            scene,
+            placements,
+        }
+    }
+
+    /// What pixel `(x, y)` shows.
+    fn seen(&self, x: u32, y: u32) -> Seen {
+        let (eye, dir) = (self.scene.eye(0.0), self.scene.pixel_ray(0.0, x, y));
+        let first = self
+            .placements
+            .iter()
+            .filter_map(|(kind, p)| Some((p.ray_hit(eye, dir, 1e4)?, *kind)))
+            .min_by(|a, b| a.0.total_cmp(&b.0));
+        let Some((t, kind)) = first else {
+            return Seen::Sky;
+        };
+        let p: [f32; 3] = std::array::from_fn(|i| eye[i] + t * dir[i]);
+        if kind != Kind::Ground || p[1].abs() > 1e-3 {
+            return Seen::Other;
+        }
+        let blocked = self.scene.lights().iter().any(|l| {
+            let d = l.direction;
+            Scene::blocked(&self.placements, p, [-d[0], -d[1], -d[2]], 100.0)
+        });
+        if blocked {
+            Seen::ShadowedGround
+        } else {
+            Seen::LitGround
+        }
+    }
+}
+
+/// Whether `p` is within `tolerance` (per channel) of any of `expected`.
+fn near(p: [f64; 3], expected: &[[f64; 3]], tolerance: f64) -> bool {
+    expected
+        .iter()
+        .any(|e| (0..3).all(|i| (p[i] - e[i]).abs() <= tolerance))
 }
 
 /// Runs the example on `backend` and checks its counters and screenshot.
-fn run_window(backend: &str, display: &str) {
+fn run_window(example: &Path, backend: &str, display: Option<&str>) {
     let shot = temp_path(&format!("window-{backend}.png"));
-    let runtime_dir = temp_path(&format!("xdg-{backend}"));
+    let runtime_dir = temp_path(&format!("xdg-runtime-{backend}"));
     std::fs::create_dir_all(&runtime_dir).expect("runtime dir");
-    let mut child = Command::new(example_binary())
-        .args([
-            "--small",
-            "--still",
-            "--frames",
-            "60",
-            "--resize-at",
-            "30",
-            "--screenshot",
-        ])
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&runtime_dir, std::fs::Permissions::from_mode(0o700))
+            .expect("chmod 700 the runtime dir");
+    }
+    let (out_path, err_path) = (
+        temp_path(&format!("window-{backend}.stdout")),
+        temp_path(&format!("window-{backend}.stderr")),
+    );
+    let file = |path: &Path| std::fs::File::create(path).expect("an output file");
+    let mut command = Command::new(example);
+    command
+        .args(["--small", "--still", "--frames", &FRAMES.to_string()])
+        .args(["--resize-at", &RESIZE_AT.to_string(), "--screenshot"])
         .arg(&shot)
-        .env("DISPLAY", display)
         .env("VGPU_BACKEND", backend)
         .env("XDG_RUNTIME_DIR", &runtime_dir)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("start the window example");
-    let start = Instant::now();
-    while child.try_wait().expect("wait").is_none() {
-        if start.elapsed() > Duration::from_secs(240) {
-            let _ = child.kill();
-            panic!("{backend}: the window example did not finish in 240 s");
-        }
-        std::thread::sleep(Duration::from_millis(100));
+        .stdout(file(&out_path))
+        .stderr(file(&err_path));
+    if let Some(display) = display {
+        command
+            .env("DISPLAY", display)
+            .env_remove("WAYLAND_DISPLAY");
     }
-    let out = child.wait_with_output().expect("output");
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    let stderr = String::from_utf8_lossy(&out.stderr);
+    let mut child = command.spawn().expect("start the window example");
+    let start = Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait().expect("wait for the window example") {
+            break status;
+        }
+        if start.elapsed() > Duration::from_secs(300) {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("{backend}: the window example did not finish in 300 s");
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    let stdout = std::fs::read_to_string(&out_path).unwrap_or_default();
+    let stderr = std::fs::read_to_string(&err_path).unwrap_or_default();
     assert!(
-        out.status.success(),
-        "{backend}: the window example failed: {}\n{stdout}\n{stderr}",
-        out.status
+        status.success(),
+        "{backend}: the window example failed ({status}):\n{stdout}\n{stderr}"
     );
-    let json = stdout.lines().last().unwrap_or_default();
+    eprint!("{stderr}");
+    let json = stdout
+        .lines()
+        .rev()
+        .find(|l| l.starts_with('{'))
+        .unwrap_or_else(|| panic!("{backend}: no JSON line in {stdout:?}"));
     eprintln!("{backend}: {json}");
-    assert_eq!(field(json, "frames"), "60", "{json}");
+
+    assert_eq!(field(json, "frames"), FRAMES.to_string(), "{json}");
     assert_eq!(
         field(json, "skipped"),
         "1",
         "the 0x0 frame is skipped: {json}"
     );
+    assert_eq!(field(json, "requested_size"), "[150,112]", "{json}");
+    assert_eq!(
+        field(json, "size"),
+        "[150,112]",
+        "the surface follows the window's new size (a window manager on $DISPLAY may refuse \
+         it): {json}"
+    );
+    let steady: u32 = field(json, "steady_frames").parse().unwrap_or(0);
     assert!(
-        field(json, "steady_frames").parse::<u32>().unwrap_or(0) >= 20,
-        "{json}"
+        steady >= (FRAMES - RESIZE_AT) / 2,
+        "{backend}: too few steady frames after the resize: {json}"
     );
     for counter in [
         "steady_bind_groups",
@@ -157,72 +317,78 @@ fn run_window(backend: &str, display: &str) {
     ] {
         assert_eq!(field(json, counter), "0", "{backend}: {counter}: {json}");
     }
-    assert!(
-        json.contains("\"size\":[150,112]"),
-        "resized to 3/4: {json}"
-    );
 
     let (w, h, data) = load_png(&shot);
-    let px = |(x, y): (u32, u32)| {
+    assert_eq!((w, h), (150, 112), "{backend}: the screenshot's size");
+    let px = |x: u32, y: u32| {
         let i = ((y * w + x) * 4) as usize;
         [data[i], data[i + 1], data[i + 2]].map(f64::from)
     };
-    let luminance = |p: [f64; 3]| 0.2126 * p[0] + 0.7152 * p[1] + 0.0722 * p[2];
-    let region = |rows: std::ops::Range<u32>| {
-        rows.flat_map(move |y| (0..w).map(move |x| (x, y)))
-            .map(px)
-            .collect::<Vec<_>>()
+    // In each region, the share of pixels the ray caster says show `seen`, and the share the
+    // screenshot shows in `colors`.
+    let e = Expected::new(w, h);
+    let share = |rows: std::ops::Range<u32>, seen: Seen, colors: &[[f64; 3]]| {
+        let pixels: Vec<(u32, u32)> = rows.flat_map(|y| (0..w).map(move |x| (x, y))).collect();
+        let n = pixels.len() as f64;
+        let predicted = pixels
+            .iter()
+            .filter(|&&(x, y)| e.seen(x, y) == seen)
+            .count();
+        let shown = pixels
+            .iter()
+            .filter(|&&(x, y)| near(px(x, y), colors, 8.0))
+            .count();
+        (predicted as f64 / n, shown as f64 / n)
     };
-    let fraction = |pixels: &[[f64; 3]], f: &dyn Fn(&[f64; 3]) -> bool| {
-        pixels.iter().filter(|p| f(p)).count() as f64 / pixels.len() as f64
-    };
-    // Sky: the top rows are bluish (the clear color, sRGB-encoded or not).
-    let top = region(0..h / 20 + 1);
-    let sky = fraction(&top, &|p| p[2] > p[0] + 10.0 && p[2] > 100.0);
-    // Ground: warm grey (red at least blue, red close to green).
-    let is_ground = |p: &[f64; 3]| p[0] >= p[2] && (p[0] - p[1]).abs() < 40.0;
-    let bottom = region(h - h / 10..h);
-    let ground = fraction(&bottom, &is_ground);
-    // Shadows: ground pixels clearly darker than the median ground pixel.
-    let lower = region(h / 2..h);
-    let mut ground_lum: Vec<f64> = lower
-        .iter()
-        .filter(|p| is_ground(p))
-        .map(|p| luminance(*p))
-        .collect();
-    ground_lum.sort_by(f64::total_cmp);
-    let median = ground_lum.get(ground_lum.len() / 2).copied().unwrap_or(0.0);
-    let shadowed = fraction(&lower, &|p| is_ground(p) && luminance(*p) < 0.85 * median);
+    let sky = share(0..h / 10, Seen::Sky, &e.sky);
+    let lit = share(h - h / 10..h, Seen::LitGround, &e.lit_ground);
+    let shadowed = share(h / 2..h, Seen::ShadowedGround, &e.shadowed_ground);
     eprintln!(
-        "{backend}: screenshot {w}x{h}: sky {sky:.3} of the top rows, ground {ground:.3} of the bottom rows, shadowed ground {shadowed:.3} of the lower half (median ground luminance {median:.1})"
+        "{backend}: screenshot {w}x{h} (predicted by ray casting / shown in the expected colors): \
+         sky {:.1}% / {:.1}% of the top tenth, lit ground {:.1}% / {:.1}% of the bottom tenth, \
+         shadowed ground {:.1}% / {:.1}% of the lower half; expected sky {:?}, lit ground {:?}, \
+         ground in the sun's shadow {:?} (display values)",
+        100.0 * sky.0,
+        100.0 * sky.1,
+        100.0 * lit.0,
+        100.0 * lit.1,
+        100.0 * shadowed.0,
+        100.0 * shadowed.1,
+        e.sky[0].map(f64::round),
+        e.lit_ground[0].map(f64::round),
+        e.shadowed_ground[0].map(f64::round),
     );
-    assert!(sky > 0.9, "{backend}: sky at the top: {sky:.3}");
+    // The scene puts enough of each where it is looked for.
     assert!(
-        ground > 0.5,
-        "{backend}: lit ground at the bottom: {ground:.3}"
+        sky.0 > 0.5 && lit.0 > 0.3 && shadowed.0 > 0.05,
+        "the still scene changed"
     );
-    assert!(median > 150.0, "{backend}: the ground is lit: {median:.1}");
+    // Rasterization and shadow-map filtering move edges by a pixel or so.
+    assert!(sky.1 > sky.0 - 0.03, "{backend}: sky at the top: {sky:?}");
     assert!(
-        shadowed > 0.02,
-        "{backend}: shadows on the ground: {shadowed:.3}"
+        lit.1 > lit.0 - 0.1,
+        "{backend}: lit ground at the bottom: {lit:?}"
+    );
+    assert!(
+        shadowed.1 > 0.7 * shadowed.0,
+        "{backend}: shadows on the ground: {shadowed:?}"
     );
 }
 
 #[test]
-fn the_window_example_renders_the_scene_survives_resizes_and_steady_frames_cost_nothing() {
-    let backends: &[&str] = match std::env::var("VGPU_BACKEND").as_deref() {
-        Ok("noop") => {
-            eprintln!("VGPU_BACKEND=noop: skipping the window test (nothing is presented)");
+fn the_window_example_renders_the_scene_survives_a_resize_and_steady_frames_cost_nothing() {
+    let backend = std::env::var("VGPU_BACKEND").unwrap_or_else(|_| "auto".to_owned());
+    if backend == "noop" {
+        eprintln!("VGPU_BACKEND=noop: skipping the window test (nothing is drawn or presented)");
+        return;
+    }
+    let example = example_binary();
+    let (display, _server) = match display() {
+        Ok(d) => d,
+        Err(why) => {
+            eprintln!("tier2_window: skipped: {why}");
             return;
         }
-        Ok("vulkan") => &["vulkan"],
-        Ok("gl") => &["gl"],
-        _ => &["vulkan", "gl"],
     };
-    let Some((display, _server)) = display() else {
-        return;
-    };
-    for backend in backends {
-        run_window(backend, &display);
-    }
+    run_window(&example, &backend, display.as_deref());
 }
