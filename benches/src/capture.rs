@@ -31,7 +31,7 @@ pub const TARGET_SIZE: u32 = 8;
 pub const USAGE: &str = "\
 usage: uniform-capture [--mode struct|buffer|raw] [--scenario static|per-pass-camera|one-changes|all-change]
                        [--draws N] [--passes P] [--frames F] [--warmup W]
-                       [--backend auto|vulkan|gl|noop] [--json]
+                       [--backend auto|vulkan|gl|metal|dx12|webgpu|noop] [--json]
 
   --mode      struct: vgpu shared uniforms + per-draw struct values (default)
               buffer: user-owned vgpu buffers bound by identity (the seed's workaround)
@@ -294,18 +294,16 @@ pub fn parse_args<I: IntoIterator<Item = String>>(args: I) -> Result<Command, Ar
             "--frames" => config.frames = count("--frames", &value, 1)?,
             "--warmup" => config.warmup = count("--warmup", &value, 0)?,
             "--backend" => {
-                config.backend = match value.as_str() {
-                    "auto" => BackendChoice::Auto,
-                    "vulkan" => BackendChoice::Vulkan,
-                    "gl" => BackendChoice::Gl,
-                    "noop" => BackendChoice::Noop,
-                    _ => {
-                        return Err(ArgError(format!(
+                // The canonical names only (parse also takes aliases and any case).
+                config.backend = Some(&value)
+                    .filter(|v| BackendChoice::NAMES.contains(&v.as_str()))
+                    .and_then(|v| BackendChoice::parse(v, "--backend").ok())
+                    .ok_or_else(|| {
+                        ArgError(format!(
                             "--backend expects one of {}, got '{value}'",
                             BackendChoice::NAMES.join("|")
-                        )));
-                    }
-                };
+                        ))
+                    })?;
             }
             _ => unreachable!("flag list checked above"),
         }
@@ -603,8 +601,8 @@ mod tests {
             ("--draws 0", "--draws expects an integer >= 1, got '0'"),
             ("--frames -1", "--frames expects"),
             (
-                "--backend metal",
-                "--backend expects one of auto|vulkan|gl|noop",
+                "--backend dx13",
+                "--backend expects one of auto|vulkan|gl|metal|dx12|webgpu|noop, got 'dx13'",
             ),
             ("--draws", "--draws expects a value"),
             ("--verbose", "unknown argument '--verbose'"),

@@ -3,7 +3,7 @@
 //! ```text
 //! cargo run --release -p vgpu-benches --bin uniform-capture -- \
 //!   --mode struct|buffer|raw --scenario static|per-pass-camera|one-changes|all-change \
-//!   --draws N --passes P --frames F --warmup W --backend auto|vulkan|gl|noop --json
+//!   --draws N --passes P --frames F --warmup W --backend auto|vulkan|gl|metal|dx12|webgpu|noop --json
 //! ```
 //!
 //! Exit codes: 0 success, 1 the run failed (no device, wgpu error), 2 bad command line.

@@ -1,8 +1,11 @@
 //! Headless adapter selection and device creation.
 //!
-//! `auto` prefers a hardware adapter (Vulkan, then GL), then Vulkan software (lavapipe), then GL
-//! software (llvmpipe). A forced backend only looks at that backend. When nothing is found, the
-//! error lists every backend tried and why it was not used.
+//! `auto` prefers a hardware adapter (Vulkan, Metal, DX12, WebGPU, then GL), then a software one
+//! (Vulkan's lavapipe, DX12's WARP, GL's llvmpipe), among the backends built for the target (see
+//! [`BackendChoice`]): Vulkan then GL on Linux, Metal on macOS, Vulkan, DX12 then GL on Windows,
+//! WebGPU then WebGL2 on wasm32. A forced backend only looks at that backend, and says so when it
+//! was not built. When nothing is found, the error lists every backend tried and why it was not
+//! used.
 
 use std::sync::Arc;
 
@@ -68,7 +71,8 @@ impl ContextOptions {
     }
 }
 
-/// Reads `VGPU_BACKEND`: `auto|vulkan|gl|noop`, unset means `auto`.
+/// Reads `VGPU_BACKEND`: `auto|vulkan|gl|metal|dx12|webgpu|noop`, unset means `auto` (always
+/// unset on wasm32, which has no environment).
 pub fn backend_from_env() -> Result<BackendChoice, DeviceError> {
     match std::env::var("VGPU_BACKEND") {
         Ok(v) => BackendChoice::parse(&v, "VGPU_BACKEND"),
@@ -80,7 +84,7 @@ pub fn backend_from_env() -> Result<BackendChoice, DeviceError> {
     }
 }
 
-#[derive(Clone, Copy, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Kind {
     Hardware,
     Software,
@@ -98,11 +102,72 @@ fn instance_for(backends: wgpu::Backends, display: Option<&SharedDisplay>) -> wg
     })
 }
 
+/// The backends `auto` tries, in order of preference within each kind of adapter.
+const AUTO_ORDER: [wgpu::Backends; 5] = [
+    wgpu::Backends::VULKAN,
+    wgpu::Backends::METAL,
+    wgpu::Backends::DX12,
+    wgpu::Backends::BROWSER_WEBGPU,
+    wgpu::Backends::GL,
+];
+
 fn backend_name(b: wgpu::Backends) -> &'static str {
-    if b == wgpu::Backends::VULKAN {
-        "vulkan"
+    match b {
+        wgpu::Backends::VULKAN => "vulkan",
+        wgpu::Backends::METAL => "metal",
+        wgpu::Backends::DX12 => "dx12",
+        wgpu::Backends::BROWSER_WEBGPU => "webgpu",
+        _ => "gl",
+    }
+}
+
+/// True when wgpu was built with `b` for this target.
+fn built(b: wgpu::Backends) -> bool {
+    wgpu::Instance::enabled_backend_features().contains(b)
+}
+
+/// Why a backend that was not built is missing: vgpu's feature is off, or wgpu has no such
+/// backend on this target.
+fn not_built_reason(b: wgpu::Backends) -> String {
+    let (feature_on, feature) = match b {
+        wgpu::Backends::VULKAN => (cfg!(feature = "vulkan"), "vulkan"),
+        wgpu::Backends::METAL => (cfg!(feature = "metal"), "metal"),
+        wgpu::Backends::DX12 => (cfg!(feature = "dx12"), "dx12"),
+        wgpu::Backends::BROWSER_WEBGPU => (cfg!(feature = "webgpu"), "webgpu"),
+        _ if cfg!(target_arch = "wasm32") => (cfg!(feature = "webgl"), "webgl"),
+        _ => (cfg!(feature = "gles"), "gles"),
+    };
+    if feature_on {
+        format!(
+            "not built: wgpu has no {} backend for this target",
+            backend_name(b)
+        )
     } else {
-        "gl"
+        format!("not built: vgpu's `{feature}` feature is off")
+    }
+}
+
+/// Why `enumerate_adapters` found nothing for `backends`.
+fn no_adapter_reason(backends: wgpu::Backends) -> String {
+    let web = cfg!(target_arch = "wasm32");
+    match backends {
+        wgpu::Backends::VULKAN if cfg!(target_os = "linux") => {
+            "no adapter: Vulkan loader or ICD missing (install mesa-vulkan-drivers libvulkan1 for lavapipe)".to_owned()
+        }
+        wgpu::Backends::VULKAN => "no adapter: no Vulkan loader or driver found".to_owned(),
+        wgpu::Backends::METAL => "no adapter: no Metal device found".to_owned(),
+        wgpu::Backends::DX12 => "no adapter: no DirectX 12 adapter found".to_owned(),
+        wgpu::Backends::BROWSER_WEBGPU => {
+            "no adapter: the browser offers no WebGPU (navigator.gpu missing or no adapter)"
+                .to_owned()
+        }
+        _ if web => {
+            "no adapter: WebGL2 needs a canvas (create the Gpu for a window or canvas)".to_owned()
+        }
+        _ if cfg!(target_os = "linux") => {
+            "no adapter: EGL/OpenGL ES unavailable (install Mesa's libegl1 / libgles2)".to_owned()
+        }
+        _ => "no adapter: OpenGL unavailable".to_owned(),
     }
 }
 
@@ -121,16 +186,26 @@ async fn find(
         Kind::Software => "software",
     };
     let label = format!("{} {wanted}", backend_name(backends));
-    let adapters = instance.enumerate_adapters(backends).await;
+    let mut adapters = instance.enumerate_adapters(backends).await;
+    if adapters.is_empty() {
+        if let Some(surface) = surface {
+            // WebGL2 lists no adapters: its adapter comes from the canvas's context, which only
+            // `request_adapter` with the surface reaches.
+            let options = wgpu::RequestAdapterOptions {
+                power_preference: power,
+                compatible_surface: Some(surface),
+                ..Default::default()
+            };
+            adapters.extend(instance.request_adapter(&options).await.ok());
+        }
+    }
+    // An instance may hold other backends (a window's instance holds all of them; the browser's
+    // WebGPU instance answers for any): keep the asked-for one.
+    adapters.retain(|a| backends.contains(wgpu::Backends::from(a.get_info().backend)));
     if adapters.is_empty() {
         attempts.push(AdapterAttempt {
             backend: label,
-            reason: match backends {
-                wgpu::Backends::VULKAN => {
-                    "no adapter: Vulkan loader or ICD missing (install mesa-vulkan-drivers libvulkan1 for lavapipe)".to_owned()
-                }
-                _ => "no adapter: EGL/OpenGL ES unavailable (install Mesa's libegl1 / libgles2)".to_owned(),
-            },
+            reason: no_adapter_reason(backends),
         });
         return None;
     }
@@ -178,8 +253,8 @@ pub async fn request_context(options: &ContextOptions) -> Result<Arc<GpuContext>
     if options.backend == BackendChoice::Noop {
         return Ok(GpuContext::noop());
     }
-    let mut attempts = Vec::new();
-    for &(backends, kind) in search_order(options.backend) {
+    let (order, mut attempts) = search_order(options.backend);
+    for (backends, kind) in order {
         // One instance per backend: a machine without GL drivers never initializes EGL.
         let instance = instance_for(backends, options.display.as_ref());
         let found = find(
@@ -208,7 +283,7 @@ pub async fn request_context_for_window(
     options: &ContextOptions,
     window: impl Into<wgpu::SurfaceTarget<'static>>,
 ) -> Result<(Arc<GpuContext>, wgpu::Surface<'static>), DeviceError> {
-    let order = search_order(options.backend);
+    let (order, mut attempts) = search_order(options.backend);
     let all = order
         .iter()
         .fold(wgpu::Backends::empty(), |all, (b, _)| all | *b);
@@ -218,8 +293,7 @@ pub async fn request_context_for_window(
         .map_err(|e| DeviceError::Surface {
             description: e.to_string(),
         })?;
-    let mut attempts = Vec::new();
-    for &(backends, kind) in order {
+    for (backends, kind) in order {
         let found = find(
             &instance,
             backends,
@@ -241,25 +315,41 @@ pub async fn request_context_for_window(
     })
 }
 
-/// The (backend, kind) pairs a choice tries, in order.
-fn search_order(choice: BackendChoice) -> &'static [(wgpu::Backends, Kind)] {
-    match choice {
-        BackendChoice::Noop => &[],
-        BackendChoice::Auto => &[
-            (wgpu::Backends::VULKAN, Kind::Hardware),
-            (wgpu::Backends::GL, Kind::Hardware),
-            (wgpu::Backends::VULKAN, Kind::Software),
-            (wgpu::Backends::GL, Kind::Software),
-        ],
-        BackendChoice::Vulkan => &[
-            (wgpu::Backends::VULKAN, Kind::Hardware),
-            (wgpu::Backends::VULKAN, Kind::Software),
-        ],
-        BackendChoice::Gl => &[
-            (wgpu::Backends::GL, Kind::Hardware),
-            (wgpu::Backends::GL, Kind::Software),
-        ],
+/// The (backend, kind) pairs a choice tries, in order, and the attempts already failed: a forced
+/// backend that was not built, or `auto` with none built.
+fn search_order(choice: BackendChoice) -> (Vec<(wgpu::Backends, Kind)>, Vec<AdapterAttempt>) {
+    let forced = match choice {
+        BackendChoice::Noop => return (Vec::new(), Vec::new()),
+        BackendChoice::Auto => None,
+        BackendChoice::Vulkan => Some(wgpu::Backends::VULKAN),
+        BackendChoice::Gl => Some(wgpu::Backends::GL),
+        BackendChoice::Metal => Some(wgpu::Backends::METAL),
+        BackendChoice::Dx12 => Some(wgpu::Backends::DX12),
+        BackendChoice::WebGpu => Some(wgpu::Backends::BROWSER_WEBGPU),
+    };
+    let backends: Vec<wgpu::Backends> = match forced {
+        Some(b) if !built(b) => {
+            let attempt = AdapterAttempt {
+                backend: backend_name(b).to_owned(),
+                reason: not_built_reason(b),
+            };
+            return (Vec::new(), vec![attempt]);
+        }
+        Some(b) => vec![b],
+        None => AUTO_ORDER.into_iter().filter(|&b| built(b)).collect(),
+    };
+    if backends.is_empty() {
+        let attempt = AdapterAttempt {
+            backend: "auto".to_owned(),
+            reason: "no backend built for this target (enable one of vgpu's features vulkan, gles, metal, dx12, webgpu, webgl)".to_owned(),
+        };
+        return (Vec::new(), vec![attempt]);
     }
+    let order = [Kind::Hardware, Kind::Software]
+        .into_iter()
+        .flat_map(|kind| backends.iter().map(move |&b| (b, kind)))
+        .collect();
+    (order, Vec::new())
 }
 
 /// Opens a device on `adapter` with the options' features and limits; records why not.
@@ -303,13 +393,72 @@ async fn open_device(
 }
 
 impl GpuContext {
-    /// Creates a device per `options`, blocking.
+    /// Creates a device per `options`, blocking (native targets; on the web, where nothing may
+    /// block, only the noop backend completes: use [`request_context`] there).
     pub fn request(options: &ContextOptions) -> Result<Arc<GpuContext>, DeviceError> {
-        pollster::block_on(request_context(options))
+        crate::wait::block_on(
+            "GpuContext::request",
+            "request_context",
+            request_context(options),
+        )?
     }
 
     /// Creates a device for the backend named by `VGPU_BACKEND` (default `auto`), blocking.
     pub fn from_env() -> Result<Arc<GpuContext>, DeviceError> {
         Self::request(&ContextOptions::from_env()?)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    #[cfg(target_os = "linux")]
+    fn auto_tries_the_backends_built_hardware_first() {
+        let (order, attempts) = search_order(BackendChoice::Auto);
+        assert!(attempts.is_empty());
+        let names: Vec<(&str, bool)> = order
+            .iter()
+            .map(|&(b, kind)| (backend_name(b), kind == Kind::Hardware))
+            .collect();
+        let mut want = Vec::new();
+        for hardware in [true, false] {
+            if built(wgpu::Backends::VULKAN) {
+                want.push(("vulkan", hardware));
+            }
+            if built(wgpu::Backends::GL) {
+                want.push(("gl", hardware));
+            }
+        }
+        assert_eq!(names, want);
+    }
+
+    #[test]
+    #[cfg(not(target_vendor = "apple"))]
+    fn forcing_a_backend_not_built_says_why() {
+        let (order, attempts) = search_order(BackendChoice::Metal);
+        assert!(order.is_empty());
+        assert_eq!(attempts.len(), 1, "{attempts:?}");
+        assert_eq!(attempts[0].backend, "metal");
+        assert_eq!(
+            attempts[0].reason,
+            "not built: wgpu has no metal backend for this target"
+        );
+        let options = ContextOptions {
+            backend: BackendChoice::Metal,
+            ..Default::default()
+        };
+        let e = GpuContext::request(&options).expect_err("no Metal here");
+        let text = e.to_string();
+        assert!(
+            text.starts_with("VGPU-DEVICE-NO-ADAPTER") && text.contains("metal (not built"),
+            "{text}"
+        );
+    }
+
+    #[test]
+    fn noop_tries_nothing() {
+        assert_eq!(search_order(BackendChoice::Noop), (Vec::new(), Vec::new()));
     }
 }

@@ -21,29 +21,47 @@ pub const OPTIONAL_FEATURES: wgpu::Features = wgpu::Features::TIMESTAMP_QUERY
     .union(wgpu::Features::SHADER_F16);
 
 /// Which backend to use. Parsed from `VGPU_BACKEND` by the `vgpu` crate.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+///
+/// A backend is only there when it was built: vgpu's feature of the same name is on (all are by
+/// default) and wgpu supports it on the target (Metal on Apple platforms, DX12 on Windows, Vulkan
+/// on Linux, Windows and Android, GL natively or as WebGL2 on wasm32, WebGPU on wasm32). Forcing
+/// one that was not built fails with an error that says so; `auto` tries the built ones.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
 pub enum BackendChoice {
-    /// A hardware adapter if any, then Vulkan software (lavapipe), then GL software (llvmpipe).
+    /// A hardware adapter if any (Vulkan, Metal, DX12, WebGPU, then GL), then a software one
+    /// (Vulkan's lavapipe, DX12's WARP, GL's llvmpipe; a browser's fallback WebGPU adapter).
     #[default]
     Auto,
     /// Vulkan only (hardware first, then software).
     Vulkan,
-    /// OpenGL / GLES only (through EGL).
+    /// OpenGL / GLES only (through EGL or WGL), or WebGL2 on wasm32 (which needs a canvas: a
+    /// window's surface).
     Gl,
+    /// Metal only (macOS, iOS).
+    Metal,
+    /// DirectX 12 only (Windows; hardware first, then WARP).
+    Dx12,
+    /// The browser's WebGPU only (wasm32).
+    WebGpu,
     /// wgpu's `noop` backend: validation and counting, no execution.
     Noop,
 }
 
 impl BackendChoice {
     /// The accepted names, in the order documented.
-    pub const NAMES: [&'static str; 4] = ["auto", "vulkan", "gl", "noop"];
+    pub const NAMES: [&'static str; 7] =
+        ["auto", "vulkan", "gl", "metal", "dx12", "webgpu", "noop"];
 
-    /// Parses `auto|vulkan|gl|noop` (case-insensitive, surrounding spaces ignored).
+    /// Parses `auto|vulkan|gl|metal|dx12|webgpu|noop` (case-insensitive, surrounding spaces
+    /// ignored; also `vk`, `gles`, `opengl`, `webgl`, `webgl2`, `d3d12`).
     pub fn parse(value: &str, source_name: &'static str) -> Result<Self, DeviceError> {
         match value.trim().to_ascii_lowercase().as_str() {
             "auto" | "" => Ok(BackendChoice::Auto),
             "vulkan" | "vk" => Ok(BackendChoice::Vulkan),
-            "gl" | "gles" | "opengl" => Ok(BackendChoice::Gl),
+            "gl" | "gles" | "opengl" | "webgl" | "webgl2" => Ok(BackendChoice::Gl),
+            "metal" => Ok(BackendChoice::Metal),
+            "dx12" | "d3d12" => Ok(BackendChoice::Dx12),
+            "webgpu" => Ok(BackendChoice::WebGpu),
             "noop" => Ok(BackendChoice::Noop),
             _ => Err(DeviceError::UnknownBackend {
                 source_name,
@@ -58,6 +76,9 @@ impl BackendChoice {
             BackendChoice::Auto => "auto",
             BackendChoice::Vulkan => "vulkan",
             BackendChoice::Gl => "gl",
+            BackendChoice::Metal => "metal",
+            BackendChoice::Dx12 => "dx12",
+            BackendChoice::WebGpu => "webgpu",
             BackendChoice::Noop => "noop",
         }
     }
@@ -323,12 +344,21 @@ impl GpuContext {
 
     /// Runs `f` inside a validation + out-of-memory + internal error scope and returns its value,
     /// or the first error wgpu reported, with wgpu's description.
+    ///
+    /// On the browser's WebGPU, error scopes resolve asynchronously (a JavaScript promise) and a
+    /// blocking call cannot wait for them: there `f` runs without scopes, and what wgpu rejects
+    /// arrives later as an uncaptured error (counted, logged, passed to the callback of
+    /// [`on_uncaptured_error`](Self::on_uncaptured_error); for an adopted device, to the app's
+    /// own handler).
     pub fn scoped<T>(
         &self,
         operation: &'static str,
         label: Option<&str>,
         f: impl FnOnce(&wgpu::Device) -> T,
     ) -> Result<T, DeviceError> {
+        if self.adapter_info.backend == wgpu::Backend::BrowserWebGpu {
+            return Ok(f(&self.device));
+        }
         let oom = self.device.push_error_scope(wgpu::ErrorFilter::OutOfMemory);
         let internal = self.device.push_error_scope(wgpu::ErrorFilter::Internal);
         let validation = self.device.push_error_scope(wgpu::ErrorFilter::Validation);
@@ -337,7 +367,8 @@ impl GpuContext {
         // Pop order is innermost first; resolve all three so every scope is released.
         let mut first = None;
         for fut in errors {
-            if let Some(e) = resolve(fut) {
+            // wgpu-core resolves error scopes synchronously: this never waits.
+            if let Some(e) = crate::wait::block_on(operation, "the async form", fut)? {
                 first.get_or_insert(e);
             }
         }
@@ -504,7 +535,9 @@ impl GpuContext {
         self.queue.submit(buffers)
     }
 
-    /// Blocks until all submitted work is done.
+    /// Blocks until all submitted work is done (native targets). On the web nothing may block:
+    /// with WebGPU this returns at once (the browser drives the device), with WebGL2 it fails
+    /// with `VGPU-DEVICE-POLL` unless the work is already done; use the async read-backs there.
     pub fn wait_idle(&self) -> Result<(), DeviceError> {
         self.device
             .poll(wgpu::PollType::wait_indefinitely())
@@ -513,15 +546,97 @@ impl GpuContext {
                 description: e.to_string(),
             })
     }
+
+    /// Maps `buffer` (which must have `MAP_READ`) for reading once the GPU is done with the work
+    /// submitted so far, copies its bytes out and unmaps it.
+    ///
+    /// On native targets the future waits for the device itself (so `pollster::block_on` of it
+    /// returns at once after that). On the web it waits without blocking: with WebGPU the
+    /// browser completes the map; with WebGL2 the map completes at a later poll of the device
+    /// (each submission polls it, or call `device().poll(wgpu::PollType::Poll)`, e.g. once per
+    /// animation frame).
+    pub async fn map_read(
+        &self,
+        buffer: &wgpu::Buffer,
+        label: &str,
+    ) -> Result<Vec<u8>, DeviceError> {
+        let map_error = |description: String| DeviceError::Map {
+            label: label.to_owned(),
+            description,
+        };
+        let slot = Arc::new(MapSlot::default());
+        let done = MapDone(Arc::clone(&slot));
+        buffer.slice(..).map_async(wgpu::MapMode::Read, move |r| {
+            done.0.complete(r.map_err(|e| e.to_string()));
+        });
+        if cfg!(target_arch = "wasm32") {
+            // WebGL2: fire callbacks of work already done; WebGPU: no effect. Never blocks.
+            let _ = self.device.poll(wgpu::PollType::Poll);
+        } else {
+            self.wait_idle()?;
+        }
+        std::future::poll_fn(|cx| slot.poll(cx))
+            .await
+            .map_err(map_error)?;
+        let data = buffer
+            .slice(..)
+            .get_mapped_range()
+            .map_err(|e| map_error(e.to_string()))?
+            .to_vec();
+        buffer.unmap();
+        Ok(data)
+    }
 }
 
-/// Waits for `fut`. wgpu-core resolves error scopes synchronously on native backends: polled
-/// once, without allocating; blocks (pollster) only if it is not ready.
-fn resolve<F: std::future::Future>(fut: F) -> F::Output {
-    let mut fut = std::pin::pin!(fut);
-    let mut cx = std::task::Context::from_waker(std::task::Waker::noop());
-    match fut.as_mut().poll(&mut cx) {
-        std::task::Poll::Ready(v) => v,
-        std::task::Poll::Pending => pollster::block_on(fut),
+/// The result of one `map_async`, and the waker of the future waiting for it.
+#[derive(Default)]
+struct MapSlot {
+    state: Mutex<MapState>,
+}
+
+#[derive(Default)]
+struct MapState {
+    /// Set once, by the callback or, if wgpu drops it uncalled, by [`MapDone`]'s drop.
+    completed: bool,
+    result: Option<Result<(), String>>,
+    waker: Option<std::task::Waker>,
+}
+
+impl MapSlot {
+    fn complete(&self, result: Result<(), String>) {
+        let waker = {
+            let mut state = self.state.lock().unwrap_or_else(PoisonError::into_inner);
+            if state.completed {
+                return;
+            }
+            state.completed = true;
+            state.result = Some(result);
+            state.waker.take()
+        };
+        if let Some(w) = waker {
+            w.wake();
+        }
+    }
+
+    fn poll(&self, cx: &mut std::task::Context<'_>) -> std::task::Poll<Result<(), String>> {
+        let mut state = self.state.lock().unwrap_or_else(PoisonError::into_inner);
+        match state.result.take() {
+            Some(r) => std::task::Poll::Ready(r),
+            None => {
+                state.waker = Some(cx.waker().clone());
+                std::task::Poll::Pending
+            }
+        }
+    }
+}
+
+/// Held by the map callback: if wgpu drops the callback without calling it, the waiting future
+/// gets an error instead of waiting forever.
+struct MapDone(Arc<MapSlot>);
+
+impl Drop for MapDone {
+    fn drop(&mut self) {
+        self.0
+            .complete(Err("the map callback never ran".to_owned()));
     }
 }

@@ -19,7 +19,7 @@ pub trait ErrorCode {
 pub enum DeviceError {
     /// `VGPU_BACKEND` (or [`BackendChoice::parse`](crate::BackendChoice::parse)) got an unknown name.
     #[error(
-        "VGPU-DEVICE-BACKEND-UNKNOWN: unknown backend {actual:?} in {source_name}; expected one of: auto, vulkan, gl, noop"
+        "VGPU-DEVICE-BACKEND-UNKNOWN: unknown backend {actual:?} in {source_name}; expected one of: auto, vulkan, gl, metal, dx12, webgpu, noop"
     )]
     UnknownBackend {
         /// Where the value came from (`VGPU_BACKEND` or `GpuOptions::backend`).
@@ -85,6 +85,17 @@ pub enum DeviceError {
         /// What failed, with wgpu's description.
         description: String,
     },
+    /// A blocking call would have to wait, which the web does not allow (wasm32: the browser's
+    /// main thread cannot block); its async form works there.
+    #[error(
+        "VGPU-DEVICE-WOULD-BLOCK: {operation} would have to wait, which a browser's main thread cannot do; use {alternative} instead"
+    )]
+    WouldBlock {
+        /// The blocking call.
+        operation: &'static str,
+        /// What to use instead (its async form).
+        alternative: &'static str,
+    },
 }
 
 impl ErrorCode for DeviceError {
@@ -98,6 +109,7 @@ impl ErrorCode for DeviceError {
             DeviceError::Poll { .. } => "VGPU-DEVICE-POLL",
             DeviceError::Map { .. } => "VGPU-DEVICE-MAP",
             DeviceError::Surface { .. } => "VGPU-SURFACE",
+            DeviceError::WouldBlock { .. } => "VGPU-DEVICE-WOULD-BLOCK",
         }
     }
 }

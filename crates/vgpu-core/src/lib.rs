@@ -5,6 +5,10 @@
 //! descriptions, the device choke point ([`GpuContext`]) that feeds the [`Stats`] counters, and the
 //! error types with their stable `VGPU-…` codes.
 
+// The context is shared through `Arc` so it is `Send + Sync` natively; on wasm32 wgpu's objects
+// are neither, so neither is the context, and clippy's lint there is noise.
+#![cfg_attr(target_arch = "wasm32", allow(clippy::arc_with_non_send_sync))]
+
 pub mod adapter;
 pub mod bind_layout;
 pub mod device;
@@ -17,6 +21,7 @@ pub mod shader;
 pub mod shader_error;
 pub mod stats;
 pub mod value;
+pub mod wait;
 
 pub use adapter::{
     ContextOptions, SharedDisplay, backend_from_env, request_context, request_context_for_window,
@@ -35,3 +40,4 @@ pub use set_error::{PackContext, SetError};
 pub use shader::{MemberRef, Shader, ShaderOptions, naga_capabilities};
 pub use shader_error::ShaderError;
 pub use value::{FieldName, StructBuilder, Value};
+pub use wait::block_on;

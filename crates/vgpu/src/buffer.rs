@@ -196,8 +196,29 @@ impl Buffer {
         Ok(())
     }
 
-    /// Reads the whole buffer back (waits for submitted work).
+    /// Reads the whole buffer back (waits for submitted work). Native targets; on the web, where
+    /// nothing may block, use [`read`](Self::read).
     pub fn read_blocking(&self) -> Result<Vec<u8>> {
+        let staging = self.copy_to_staging()?;
+        Ok(readback::map_read(
+            &self.inner.ctx,
+            &staging,
+            &self.inner.label,
+        )?)
+    }
+
+    /// Reads the whole buffer back. The future completes once the GPU finished the copy; on
+    /// native backends it drives the device itself, so plain `pollster::block_on` works. On the
+    /// web it waits without blocking (on WebGL2, until the device is polled again: see
+    /// [`GpuContext::map_read`](vgpu_core::GpuContext::map_read)).
+    pub async fn read(&self) -> Result<Vec<u8>> {
+        let staging = self.copy_to_staging()?;
+        let ctx = &self.inner.ctx;
+        Ok(ctx.map_read(&staging, &self.inner.label).await?)
+    }
+
+    /// Copies the whole buffer into a new `MAP_READ` staging buffer (submitted).
+    fn copy_to_staging(&self) -> Result<wgpu::Buffer> {
         self.check_live()?;
         let ctx = &self.inner.ctx;
         let staging = ctx.create_buffer(&wgpu::BufferDescriptor {
@@ -210,13 +231,7 @@ impl Buffer {
         encoder.copy_buffer_to_buffer(&self.inner.buffer, 0, &staging, 0, self.size());
         let cmd = ctx.scoped("read_buffer", Some(&self.inner.label), |_| encoder.finish())?;
         ctx.submit([cmd]);
-        Ok(readback::map_read(ctx, &staging, &self.inner.label)?)
-    }
-
-    /// Reads the whole buffer back. The future completes once the GPU finished the copy; on
-    /// native backends it drives the device itself, so plain `pollster::block_on` works.
-    pub async fn read(&self) -> Result<Vec<u8>> {
-        self.read_blocking()
+        Ok(staging)
     }
 
     /// Destroys the GPU buffer now. Later binds and writes fail with `VGPU-BUFFER-DESTROYED`;

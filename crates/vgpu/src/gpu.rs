@@ -50,7 +50,8 @@ impl Default for GpuOptions {
 }
 
 impl GpuOptions {
-    /// Defaults, with the backend from `VGPU_BACKEND=auto|vulkan|gl|noop` (unset means `auto`).
+    /// Defaults, with the backend from `VGPU_BACKEND=auto|vulkan|gl|metal|dx12|webgpu|noop` (unset
+    /// means `auto`).
     /// An unknown value is an error naming the accepted values.
     pub fn from_env() -> Result<Self> {
         Ok(GpuOptions {
@@ -116,7 +117,7 @@ impl Gpu {
     /// Creates a device per `options`, blocking (native targets; on the web, where nothing may
     /// block, use [`new_async`](Self::new_async)).
     pub fn new(options: &GpuOptions) -> Result<Gpu> {
-        pollster::block_on(Self::new_async(options))
+        vgpu_core::block_on("Gpu::new", "Gpu::new_async", Self::new_async(options))?
     }
 
     /// Creates a device per `options`.

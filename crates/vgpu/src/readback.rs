@@ -1,48 +1,26 @@
-//! Copying textures and buffers back to the CPU (blocking), handling row-pitch padding.
+//! Copying textures and buffers back to the CPU (blocking, or async for the web), handling
+//! row-pitch padding.
 
 use vgpu_core::{DeviceError, GpuContext};
 
-/// Maps `buffer` (which must have `MAP_READ`) and returns its bytes in `range`.
+/// Maps `buffer` (which must have `MAP_READ`) and returns its bytes, blocking (on the web:
+/// `VGPU-DEVICE-WOULD-BLOCK` unless already done; see [`GpuContext::map_read`]).
 pub(crate) fn map_read(
     ctx: &GpuContext,
     buffer: &wgpu::Buffer,
     label: &str,
 ) -> Result<Vec<u8>, DeviceError> {
-    let slice = buffer.slice(..);
-    let (tx, rx) = std::sync::mpsc::channel();
-    slice.map_async(wgpu::MapMode::Read, move |r| {
-        let _ = tx.send(r);
-    });
-    ctx.wait_idle()?;
-    match rx.recv() {
-        Ok(Ok(())) => {}
-        Ok(Err(e)) => {
-            return Err(DeviceError::Map {
-                label: label.to_owned(),
-                description: e.to_string(),
-            });
-        }
-        Err(_) => {
-            return Err(DeviceError::Map {
-                label: label.to_owned(),
-                description: "the map callback never ran".to_owned(),
-            });
-        }
-    }
-    let data = slice
-        .get_mapped_range()
-        .map_err(|e| DeviceError::Map {
-            label: label.to_owned(),
-            description: e.to_string(),
-        })?
-        .to_vec();
-    buffer.unmap();
-    Ok(data)
+    vgpu_core::block_on(
+        "a blocking read-back",
+        "Buffer::read or Target::read_*_async",
+        ctx.map_read(buffer, label),
+    )?
 }
 
 /// Copies one mip-0 layer of `texture` (aspect `aspect`) and returns tightly packed rows of
-/// `texel_size` bytes per texel.
-pub(crate) fn read_texture(
+/// `texel_size` bytes per texel. The future completes once the GPU is done (see
+/// [`GpuContext::map_read`]; blocking callers wrap it in [`vgpu_core::block_on`]).
+pub(crate) async fn read_texture_async(
     ctx: &GpuContext,
     texture: &wgpu::Texture,
     aspect: wgpu::TextureAspect,
@@ -87,7 +65,7 @@ pub(crate) fn read_texture(
     );
     let cmd = ctx.scoped("read_texture", Some(label), |_| encoder.finish())?;
     ctx.submit([cmd]);
-    let data = map_read(ctx, &staging, label)?;
+    let data = ctx.map_read(&staging, label).await?;
     let mut out = Vec::with_capacity((unpadded * h) as usize);
     for row in data.chunks_exact(padded as usize).take(h as usize) {
         out.extend_from_slice(&row[..unpadded as usize]);

@@ -125,7 +125,11 @@ impl Gpu {
         window: impl Into<wgpu::SurfaceTarget<'static>>,
         desc: &SurfaceDesc,
     ) -> Result<(Gpu, Surface)> {
-        pollster::block_on(Self::new_for_window_async(options, window, desc))
+        vgpu_core::block_on(
+            "Gpu::new_for_window",
+            "Gpu::new_for_window_async",
+            Self::new_for_window_async(options, window, desc),
+        )?
     }
 
     /// [`new_for_window`](Self::new_for_window), async.

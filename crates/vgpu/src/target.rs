@@ -425,10 +425,17 @@ impl Target {
     }
 
     /// Reads the color texture back as RGBA8 (blocking; waits for submitted work). Float formats
-    /// are clamped to 0..=1 and rounded.
+    /// are clamped to 0..=1 and rounded. Native targets; on the web, where nothing may block, use
+    /// [`read_rgba8_async`](Self::read_rgba8_async).
     pub fn read_rgba8(&self) -> Result<RgbaImage> {
+        blocking_read(self.read_rgba8_async())
+    }
+
+    /// [`read_rgba8`](Self::read_rgba8) without blocking: the future completes once the GPU is
+    /// done (see [`GpuContext::map_read`](vgpu_core::GpuContext::map_read)).
+    pub async fn read_rgba8_async(&self) -> Result<RgbaImage> {
         let (w, h) = self.size();
-        let floats = self.read_decoded()?;
+        let floats = self.read_decoded().await?;
         let to8 = |v: f32| (v.clamp(0.0, 1.0) * 255.0).round() as u8;
         let data = match floats {
             Decoded::Bytes(b) => b,
@@ -442,9 +449,14 @@ impl Target {
     }
 
     /// Reads the color texture back as RGBA `f32` per pixel (unorm formats map to 0..=1; one-
-    /// channel formats fill red, with green and blue 0 and alpha 1).
+    /// channel formats fill red, with green and blue 0 and alpha 1), blocking.
     pub fn read_f32(&self) -> Result<Vec<[f32; 4]>> {
-        Ok(match self.read_decoded()? {
+        blocking_read(self.read_f32_async())
+    }
+
+    /// [`read_f32`](Self::read_f32) without blocking.
+    pub async fn read_f32_async(&self) -> Result<Vec<[f32; 4]>> {
+        Ok(match self.read_decoded().await? {
             Decoded::Bytes(b) => b
                 .chunks_exact(4)
                 .map(|p| [0, 1, 2, 3].map(|i| f32::from(p[i]) / 255.0))
@@ -453,8 +465,13 @@ impl Target {
         })
     }
 
-    /// Reads the depth attachment back as `f32` per pixel (`Depth32Float` only).
+    /// Reads the depth attachment back as `f32` per pixel (`Depth32Float` only), blocking.
     pub fn read_depth(&self) -> Result<Vec<f32>> {
+        blocking_read(self.read_depth_async())
+    }
+
+    /// [`read_depth`](Self::read_depth) without blocking.
+    pub async fn read_depth_async(&self) -> Result<Vec<f32>> {
         let Some((tex, _)) = &self.inner.depth else {
             return Err(TargetError::Format {
                 label: self.inner.label.clone(),
@@ -473,13 +490,14 @@ impl Target {
             }
             .into());
         }
-        let bytes = readback::read_texture(
+        let bytes = readback::read_texture_async(
             &self.inner.ctx,
             tex,
             wgpu::TextureAspect::DepthOnly,
             4,
             &self.inner.label,
-        )?;
+        )
+        .await?;
         Ok(bytemuck::pod_collect_to_vec::<u8, f32>(&bytes))
     }
 
@@ -488,7 +506,7 @@ impl Target {
         self.read_rgba8()?.save_png(path)
     }
 
-    fn read_decoded(&self) -> Result<Decoded> {
+    async fn read_decoded(&self) -> Result<Decoded> {
         let Some((color, _)) = &self.inner.color else {
             return Err(TargetError::Format {
                 label: self.inner.label.clone(),
@@ -508,13 +526,14 @@ impl Target {
             }
             .into());
         };
-        let raw = readback::read_texture(
+        let raw = readback::read_texture_async(
             &self.inner.ctx,
             color,
             wgpu::TextureAspect::All,
             texel,
             &self.inner.label,
-        )?;
+        )
+        .await?;
         Ok(match decode {
             Decode::Rgba8 => Decoded::Bytes(raw),
             Decode::Bgra8 => Decoded::Bytes(
@@ -548,6 +567,12 @@ impl Target {
             ),
         })
     }
+}
+
+/// Waits for a target read-back (native targets; `VGPU-DEVICE-WOULD-BLOCK` on the web unless
+/// already done).
+fn blocking_read<T>(read: impl std::future::Future<Output = Result<T>>) -> Result<T> {
+    vgpu_core::block_on("Target read-back", "Target::read_*_async", read)?
 }
 
 enum Decoded {

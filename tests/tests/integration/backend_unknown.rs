@@ -7,15 +7,20 @@ use vgpu::{BackendChoice, ErrorCode, GpuOptions};
 
 #[test]
 fn unknown_backend_names_accepted_values() {
-    let e = BackendChoice::parse("metal", "VGPU_BACKEND").expect_err("unknown");
+    let e = BackendChoice::parse("glide", "VGPU_BACKEND").expect_err("unknown");
     assert_eq!(e.code(), "VGPU-DEVICE-BACKEND-UNKNOWN");
-    for name in ["auto", "vulkan", "gl", "noop", "\"metal\""] {
+    for name in BackendChoice::NAMES.into_iter().chain(["\"glide\""]) {
         assert!(e.to_string().contains(name), "{e}");
     }
     for (text, want) in [
         ("auto", BackendChoice::Auto),
         ("Vulkan", BackendChoice::Vulkan),
         (" gl ", BackendChoice::Gl),
+        ("WebGL2", BackendChoice::Gl),
+        ("metal", BackendChoice::Metal),
+        ("dx12", BackendChoice::Dx12),
+        ("d3d12", BackendChoice::Dx12),
+        ("webgpu", BackendChoice::WebGpu),
         ("noop", BackendChoice::Noop),
     ] {
         assert_eq!(BackendChoice::parse(text, "test").expect("known"), want);

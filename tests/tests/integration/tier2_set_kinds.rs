@@ -814,7 +814,10 @@ fn a_storage_buffer_written_by_compute_is_read_by_a_draw_in_the_same_frame() {
             "x = {x}"
         );
     }
-    let words: Vec<f32> = bytemuck::pod_collect_to_vec(&data.read_blocking().unwrap());
+    let bytes = data.read_blocking().unwrap();
+    // The async form (what the web uses) reads the same bytes.
+    assert_eq!(pollster::block_on(data.read()).unwrap(), bytes);
+    let words: Vec<f32> = bytemuck::pod_collect_to_vec(&bytes);
     assert_eq!(&words[12..16], &[35.0, 50.0, 100.0, 255.0]);
 
     // The compute's value changes; the draw reads what this frame's dispatch wrote.

@@ -19,6 +19,9 @@ fn triangle_pixels_inside_and_outside_are_exact() {
     let target = triangle::render(&gpu, SIZE).expect("render");
     let image = target.read_rgba8().expect("read back");
     assert_eq!((image.width, image.height), (SIZE, SIZE));
+    // The async form (what the web uses) reads the same pixels.
+    let again = pollster::block_on(target.read_rgba8_async()).expect("async read back");
+    assert_eq!(again.data, image.data);
     for (x, y) in INSIDE {
         assert_eq!(
             image.pixel(x, y),
