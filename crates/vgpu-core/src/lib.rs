@@ -19,6 +19,7 @@ pub mod reflect;
 pub mod set_error;
 pub mod shader;
 pub mod shader_error;
+pub mod typed_shape;
 pub mod stats;
 pub mod value;
 pub mod wait;
@@ -39,5 +40,6 @@ pub use reflect::{BindingInfo, BindingKind, EntryPointInfo, FragmentOutput, Stag
 pub use set_error::{PackContext, SetError};
 pub use shader::{MemberRef, Shader, ShaderOptions, naga_capabilities};
 pub use shader_error::ShaderError;
+pub use typed_shape::{RustField, RustShape, TypedMismatch};
 pub use value::{FieldName, StructBuilder, Value};
 pub use wait::block_on;

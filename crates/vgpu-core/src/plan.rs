@@ -307,7 +307,8 @@ impl WritePlan {
                     self.layout.name, rt.offset, rt.stride
                 ),
                 None => format!(
-                    "make the #[repr(C)] struct exactly {size} bytes (add explicit padding fields) and check offsets with TypeLayout::check_fields"
+                    "{} is {size} bytes in WGSL's layout; put #[derive(vgpu::Uniform)] on the Rust struct and set it as a value: it is laid out as WGSL lays out {}, and checked once by member name, order and type",
+                    self.layout.name, self.layout.name
                 ),
             }
             .into()),

@@ -113,6 +113,32 @@ pub enum SetError {
         /// A suggestion for misspelled fields.
         hint: Option<Box<str>>,
     },
+    /// A typed Rust value (`#[derive(vgpu::Uniform)]`, glam, mint, arrays) does not have the
+    /// binding's WGSL layout: checked once per Rust type and binding, before any byte is written.
+    #[error(
+        "VGPU-SET-TYPED-LAYOUT: {label:?}: binding `{binding}` of WGSL type {wgsl_type} cannot take the Rust type `{rust_type}`: {kind} at {path}: expected {expected}, got {actual}{}",
+        hint_suffix(.hint)
+    )]
+    TypedLayout {
+        /// The draw (or block) label.
+        label: Box<str>,
+        /// The WGSL binding name.
+        binding: Box<str>,
+        /// The Rust type set.
+        rust_type: Box<str>,
+        /// The binding's WGSL type.
+        wgsl_type: Box<str>,
+        /// Where they differ (`$.light.color`; `$` is the binding's value).
+        path: Box<str>,
+        /// The kind of difference.
+        kind: crate::typed_shape::TypedMismatch,
+        /// What the WGSL type has there.
+        expected: Box<str>,
+        /// What the Rust type has there.
+        actual: Box<str>,
+        /// A suggestion.
+        hint: Option<Box<str>>,
+    },
     /// The destination slice is too small for the packed value.
     #[error(
         "VGPU-SET-DEST-SIZE: {label:?}: binding `{binding}`: the destination holds {actual} bytes, the value needs {expected}"
@@ -138,6 +164,7 @@ impl ErrorCode for SetError {
             SetError::PodSize { .. } => "VGPU-SET-POD-SIZE",
             SetError::PodLayout { .. } => "VGPU-SET-POD-LAYOUT",
             SetError::DestinationSize { .. } => "VGPU-SET-DEST-SIZE",
+            SetError::TypedLayout { .. } => "VGPU-SET-TYPED-LAYOUT",
         }
     }
 }

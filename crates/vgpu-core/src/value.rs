@@ -215,6 +215,64 @@ numeric_from!(f32, F32s);
 numeric_from!(i32, I32s);
 numeric_from!(u32, U32s);
 
+/// `From<glam::…>` and `From<mint::…>` for [`Value`], through the column arrays.
+#[cfg(any(feature = "glam", feature = "mint"))]
+macro_rules! from_arrays {
+    ($($t:ty, $to:expr;)*) => {
+        $(
+            impl From<$t> for Value {
+                fn from(v: $t) -> Self {
+                    let f: fn(&$t) -> _ = $to;
+                    Value::from(f(&v))
+                }
+            }
+            impl From<&$t> for Value {
+                fn from(v: &$t) -> Self {
+                    let f: fn(&$t) -> _ = $to;
+                    Value::from(f(v))
+                }
+            }
+        )*
+    };
+}
+
+#[cfg(feature = "glam")]
+from_arrays! {
+    glam::Vec2, |v| v.to_array();
+    glam::Vec3, |v| v.to_array();
+    glam::Vec3A, |v| v.to_array();
+    glam::Vec4, |v| v.to_array();
+    glam::Quat, |v| v.to_array();
+    glam::IVec2, |v| v.to_array();
+    glam::IVec3, |v| v.to_array();
+    glam::IVec4, |v| v.to_array();
+    glam::UVec2, |v| v.to_array();
+    glam::UVec3, |v| v.to_array();
+    glam::UVec4, |v| v.to_array();
+    glam::Mat2, |m| m.to_cols_array_2d();
+    glam::Mat3, |m| m.to_cols_array_2d();
+    glam::Mat3A, |m| m.to_cols_array_2d();
+    glam::Mat4, |m| m.to_cols_array_2d();
+}
+
+#[cfg(feature = "mint")]
+from_arrays! {
+    mint::Vector2<f32>, |v| <[f32; 2]>::from(*v);
+    mint::Vector3<f32>, |v| <[f32; 3]>::from(*v);
+    mint::Vector4<f32>, |v| <[f32; 4]>::from(*v);
+    mint::Point2<f32>, |v| <[f32; 2]>::from(*v);
+    mint::Point3<f32>, |v| <[f32; 3]>::from(*v);
+    mint::Vector2<i32>, |v| <[i32; 2]>::from(*v);
+    mint::Vector3<i32>, |v| <[i32; 3]>::from(*v);
+    mint::Vector4<i32>, |v| <[i32; 4]>::from(*v);
+    mint::Vector2<u32>, |v| <[u32; 2]>::from(*v);
+    mint::Vector3<u32>, |v| <[u32; 3]>::from(*v);
+    mint::Vector4<u32>, |v| <[u32; 4]>::from(*v);
+    mint::ColumnMatrix2<f32>, |m| <[[f32; 2]; 2]>::from(*m);
+    mint::ColumnMatrix3<f32>, |m| <[[f32; 3]; 3]>::from(*m);
+    mint::ColumnMatrix4<f32>, |m| <[[f32; 4]; 4]>::from(*m);
+}
+
 impl From<Vec<Value>> for Value {
     fn from(v: Vec<Value>) -> Self {
         Value::Array(v)

@@ -8,11 +8,12 @@ use crate::error::{Result, foreign_gpu};
 use crate::state::{BindingInput, BufferInput, SamplerInput, ViewInput, ViewOwner};
 use crate::target::Target;
 use crate::texture::{Sampler, Texture};
+use crate::typed::{TypedRef, Uniform};
 use crate::uniforms::SharedUniforms;
 
 /// What [`Draw::set`](crate::Draw::set) accepts; built through `From` conversions, so you pass
 /// the value itself: `draw.set("object", value! { … })`, `draw.set("frame", &camera)`,
-/// `draw.set("data", &buffer)`, `draw.set("tex", &texture)`.
+/// `draw.set("data", &buffer)`, `draw.set("tex", &texture)`, `draw.set("object", &typed)`.
 #[derive(Debug)]
 #[non_exhaustive]
 pub enum Bind<'a> {
@@ -20,8 +21,13 @@ pub enum Bind<'a> {
     Value(Value),
     /// A library-owned struct value (borrowed; packed without cloning).
     ValueRef(&'a Value),
-    /// The bytes of a typed `bytemuck::Pod` value (see `Draw::set_pod`).
-    Pod(&'a [u8]),
+    /// A typed value: any [`Uniform`](crate::Uniform) (a `#[derive(vgpu::Uniform)]` struct, a
+    /// scalar, an array, a glam or mint type), checked against the WGSL type once per binding
+    /// and then written straight into place.
+    Typed(TypedRef<'a>),
+    /// Raw bytes already in the binding's WGSL layout; only their size is checked (see
+    /// `Draw::set_bytes`).
+    Bytes(&'a [u8]),
     /// A shared uniforms block.
     Shared(&'a SharedUniforms),
     /// A whole vgpu buffer, bound by identity (live).
@@ -63,7 +69,8 @@ impl<'a> Bind<'a> {
         Ok(match self {
             Bind::Value(v) => BindingInput::Value(v),
             Bind::ValueRef(v) => BindingInput::Value(v),
-            Bind::Pod(bytes) => BindingInput::Pod(bytes),
+            Bind::Bytes(bytes) => BindingInput::Bytes(bytes),
+            Bind::Typed(value) => BindingInput::Typed(*value),
             Bind::Shared(block) => {
                 check(block.inner.gpu, "uniforms block", &block.inner.label)?;
                 BindingInput::Block(&block.inner)
@@ -161,6 +168,12 @@ impl<'a> Bind<'a> {
             }
             _ => BindingInput::Unusable("not a texture"),
         })
+    }
+}
+
+impl<'a, T: Uniform> From<&'a T> for Bind<'a> {
+    fn from(v: &'a T) -> Self {
+        Bind::Typed(TypedRef::new(v))
     }
 }
 

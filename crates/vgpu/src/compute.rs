@@ -73,9 +73,9 @@ impl Compute {
     pub fn set<'a>(&self, name: &str, value: impl Into<Bind<'a>>) -> Result<()> {
         self.inner.set(name, value.into())
     }
-    /// Sets a binding from a typed `bytemuck::Pod` value.
-    pub fn set_pod<T: bytemuck::Pod>(&self, name: &str, value: &T) -> Result<()> {
-        self.set(name, Bind::Pod(bytemuck::bytes_of(value)))
+    /// Sets a binding from raw bytes; see [`Draw::set_bytes`](crate::Draw::set_bytes).
+    pub fn set_bytes(&self, name: &str, bytes: &[u8]) -> Result<()> {
+        self.set(name, Bind::Bytes(bytes))
     }
     /// Sets several bindings atomically.
     pub fn set_all<'a>(&self, values: impl IntoIterator<Item = (&'a str, Bind<'a>)>) -> Result<()> {

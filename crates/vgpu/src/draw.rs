@@ -131,7 +131,8 @@ impl OpHandle {
         let value_input = match &value {
             Bind::Value(v) => Some(ValueInput::Value(v)),
             Bind::ValueRef(v) => Some(ValueInput::Value(v)),
-            Bind::Pod(bytes) => Some(ValueInput::Pod(bytes)),
+            Bind::Bytes(bytes) => Some(ValueInput::Bytes(bytes)),
+            Bind::Typed(value) => Some(ValueInput::Typed(*value)),
             _ => None,
         };
         if let Some(input) = value_input {
@@ -450,7 +451,10 @@ impl Draw {
 
     /// Sets one binding by WGSL name (or one member of a struct binding by member name).
     ///
-    /// Accepts a [`Value`](crate::Value) (a library-owned struct, packed strictly; a partial
+    /// Accepts a typed value (`&T` where `T:` [`Uniform`](crate::Uniform): a
+    /// `#[derive(vgpu::Uniform)]` struct, a scalar, an array, a glam or mint type; checked
+    /// against the WGSL type on its first set, then written straight into place), a
+    /// [`Value`](crate::Value) (a library-owned struct, packed strictly; a partial
     /// struct merges onto the previous full value), a [`SharedUniforms`](crate::SharedUniforms)
     /// block, a [`Buffer`], a raw `wgpu::Buffer` or `wgpu::BufferBinding`, a
     /// [`Texture`](crate::Texture), a target's color or depth, a raw `wgpu::TextureView`, a
@@ -462,9 +466,11 @@ impl Draw {
         self.inner.set(name, value.into())
     }
 
-    /// Sets a binding from a typed `bytemuck::Pod` value whose size equals the reflected size.
-    pub fn set_pod<T: bytemuck::Pod>(&self, name: &str, value: &T) -> Result<()> {
-        self.set(name, Bind::Pod(bytemuck::bytes_of(value)))
+    /// Sets a binding from raw bytes already in its WGSL layout; only their size is checked (the
+    /// reflected size, or the fixed part plus whole elements of a runtime-sized array). Prefer a
+    /// typed value (`#[derive(vgpu::Uniform)]`), which is checked by member name, order and type.
+    pub fn set_bytes(&self, name: &str, bytes: &[u8]) -> Result<()> {
+        self.set(name, Bind::Bytes(bytes))
     }
 
     /// Sets several bindings at once, atomically: if any is rejected, none changes.

@@ -21,7 +21,7 @@
 //!   (handles of another `Gpu` are refused), lowers them, locks the state and delegates;
 //! - **`state/`** (private): the state and its lock, operation records and their memo, binding
 //!   assignment, recording, pipelines, timing; it holds records, never a handle;
-//! - both use the plain modules `descriptors`, `error` and `readback`.
+//! - both use the plain modules `descriptors`, `error`, `readback` and `typed` (typed values).
 //!
 //! ## Capture vocabulary
 //!
@@ -54,6 +54,7 @@ mod state;
 mod surface;
 mod target;
 mod texture;
+pub mod typed;
 mod uniforms;
 
 pub use bind::Bind;
@@ -72,7 +73,11 @@ pub use shader::Shader;
 pub use surface::{Surface, SurfaceDesc, SurfaceSkip};
 pub use target::{RgbaImage, Target, TargetDesc};
 pub use texture::{Sampler, Texture, TextureDesc};
+pub use typed::{TypedRef, Uniform};
 pub use uniforms::{SharedUniforms, ValueArg};
+/// `#[derive(vgpu::Uniform)]`: a struct with named fields laid out as the WGSL struct of the same
+/// members; see [`typed`].
+pub use vgpu_derive::Uniform;
 pub use vgpu_core::{
     BackendChoice, DeviceError, ErrorCode, GpuContext, SharedDisplay, StatsSnapshot,
     UncapturedError,

@@ -18,6 +18,7 @@ use vgpu_uniforms::OwnerKey;
 use crate::error::Result;
 use crate::gpu::Gpu;
 use crate::state::BlockRecord;
+use crate::typed::{TypedRef, Uniform};
 
 /// A uniform struct shared by many draws. Cheap to clone (an `Arc`); draws that bind it keep it
 /// alive. Belongs to the `Gpu` that created it.
@@ -40,21 +41,35 @@ impl Gpu {
     /// is bound to (and checked by shape against every later one: member names, types, offsets
     /// and sizes, whatever the WGSL struct is called); until then the value is kept as given
     /// and validated at that first bind.
-    pub fn uniforms(&self, value: Value) -> Result<SharedUniforms> {
+    ///
+    /// `value` is a [`Value`] (`value! { … }`) or a typed value (`&T` where `T:`
+    /// [`Uniform`](crate::Uniform), e.g. a `#[derive(vgpu::Uniform)]` struct; checked by shape
+    /// at that first bind).
+    pub fn uniforms<'a>(&self, value: impl Into<ValueArg<'a>>) -> Result<SharedUniforms> {
         self.uniforms_labeled("uniforms", value)
     }
 
     /// Like [`uniforms`](Self::uniforms), with a label for errors.
-    pub fn uniforms_labeled(&self, label: &str, value: Value) -> Result<SharedUniforms> {
-        let owner = self.with_state(|st| st.create_block(label, value));
+    pub fn uniforms_labeled<'a>(
+        &self,
+        label: &str,
+        value: impl Into<ValueArg<'a>>,
+    ) -> Result<SharedUniforms> {
+        let owner = match value.into() {
+            ValueArg::Owned(value) => self.with_state(|st| st.create_block(label, value)),
+            ValueArg::Borrowed(value) => {
+                self.with_state(|st| st.create_block(label, value.clone()))
+            }
+            ValueArg::Typed(value) => self.with_state(|st| st.create_block_typed(label, value))?,
+        };
         Ok(self.block_handle(owner, label))
     }
 
-    /// A uniforms block holding the bytes of a typed `bytemuck::Pod` value; its size is checked
-    /// against the binding's type when bound.
-    pub fn uniforms_pod<T: bytemuck::Pod>(&self, label: &str, value: &T) -> Result<SharedUniforms> {
-        let owner =
-            self.with_state(|st| st.create_block_bytes(label, bytemuck::bytes_of(value)))?;
+    /// A uniforms block holding raw bytes already in the WGSL layout; only their size is checked
+    /// against the binding's type when bound. Prefer a typed value (see
+    /// [`uniforms`](Self::uniforms)).
+    pub fn uniforms_bytes(&self, label: &str, bytes: &[u8]) -> Result<SharedUniforms> {
+        let owner = self.with_state(|st| st.create_block_bytes(label, bytes))?;
         Ok(self.block_handle(owner, label))
     }
 
@@ -80,19 +95,30 @@ impl SharedUniforms {
     /// Sets the value. Once a layout is adopted, a partial struct merges onto the previous
     /// value; the revision bumps only if the packed bytes change. Operations already recorded in
     /// the open frame keep seeing the previous value.
+    ///
+    /// A typed value (`&T` where `T:` [`Uniform`](crate::Uniform)) is checked against the
+    /// adopted layout once per Rust type, then written straight into place.
     pub fn set<'a>(&self, value: impl Into<ValueArg<'a>>) -> Result<()> {
-        let value = value.into();
         let (owner, label) = (self.inner.owner, &self.inner.label);
-        self.gpu
-            .with_state(|st| st.set_block_value(owner, label, value.as_ref()))
+        match value.into() {
+            ValueArg::Owned(value) => self
+                .gpu
+                .with_state(|st| st.set_block_value(owner, label, &value)),
+            ValueArg::Borrowed(value) => self
+                .gpu
+                .with_state(|st| st.set_block_value(owner, label, value)),
+            ValueArg::Typed(value) => self
+                .gpu
+                .with_state(|st| st.set_block_typed(owner, label, value)),
+        }
     }
 
-    /// Sets the value from a typed `bytemuck::Pod` value (size checked against the adopted
-    /// layout, or against the previous bytes).
-    pub fn set_pod<T: bytemuck::Pod>(&self, value: &T) -> Result<()> {
+    /// Sets raw bytes already in the WGSL layout (size checked against the adopted layout, or
+    /// against the previous bytes). Prefer a typed value.
+    pub fn set_bytes(&self, bytes: &[u8]) -> Result<()> {
         let (owner, label) = (self.inner.owner, &self.inner.label);
         self.gpu
-            .with_state(|st| st.set_block_bytes(owner, label, bytemuck::bytes_of(value)))
+            .with_state(|st| st.set_block_bytes(owner, label, bytes))
     }
 
     /// The current revision (bumps exactly when a set changes the packed bytes).
@@ -103,21 +129,21 @@ impl SharedUniforms {
     }
 }
 
-/// A value argument: an owned [`Value`] or a reference to one (no clone).
+/// A value argument: an owned [`Value`], a reference to one (no clone), or a typed value.
 #[derive(Debug)]
+#[non_exhaustive]
 pub enum ValueArg<'a> {
     /// Owned.
     Owned(Value),
     /// Borrowed.
     Borrowed(&'a Value),
+    /// A typed value ([`Uniform`](crate::Uniform)).
+    Typed(TypedRef<'a>),
 }
 
-impl ValueArg<'_> {
-    fn as_ref(&self) -> &Value {
-        match self {
-            ValueArg::Owned(v) => v,
-            ValueArg::Borrowed(v) => v,
-        }
+impl<'a, T: Uniform> From<&'a T> for ValueArg<'a> {
+    fn from(v: &'a T) -> Self {
+        ValueArg::Typed(TypedRef::new(v))
     }
 }
 

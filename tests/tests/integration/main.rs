@@ -6,6 +6,7 @@
 //! body in a child process of this binary (`vgpu_tests::run_child_test`), as an `#[ignore]`d test
 //! that a plain `cargo test` does not run in this process.
 
+mod alloc_count;
 mod backend_unavailable;
 mod backend_unknown;
 mod regression;
@@ -13,6 +14,7 @@ mod tier1_device_errors;
 mod tier1_foreign_gpu;
 mod tier1_memo_invalidation;
 mod tier1_set_errors;
+mod tier1_typed_values;
 mod tier2_examples;
 mod tier2_existing_app;
 mod tier2_frame_features;

@@ -217,8 +217,13 @@ fn wrong_shapes_name_path_expected_and_actual_and_write_nothing() {
             "VGPU-SET-VALUE-INVALID",
         );
         assert!(e.to_string().contains("colour"), "{e}");
-        // A wrong-size typed value.
-        assert_code(draw.set_pod("object", &[0.0f32; 4]), "VGPU-SET-POD-SIZE");
+        // Raw bytes of the wrong size.
+        assert_code(
+            draw.set_bytes("object", bytemuck::bytes_of(&[0.0f32; 4])),
+            "VGPU-SET-POD-SIZE",
+        );
+        // A typed value of another type.
+        assert_code(draw.set("object", &[0.0f32; 4]), "VGPU-SET-TYPED-LAYOUT");
         // An integer that f32 cannot hold exactly.
         let e = assert_code(
             draw.set("tint", value! { value: [16_777_217u32, 0, 0, 0] }),
@@ -244,7 +249,11 @@ fn wrong_shapes_name_path_expected_and_actual_and_write_nothing() {
             block.set(value! { value: [1.0, 2.0, 3.0] }),
             "VGPU-SET-VALUE-INVALID",
         );
-        assert_code(block.set_pod(&[0u32; 3]), "VGPU-SET-POD-SIZE");
+        assert_code(
+            block.set_bytes(bytemuck::bytes_of(&[0u32; 3])),
+            "VGPU-SET-POD-SIZE",
+        );
+        assert_code(block.set(&[0u32; 3]), "VGPU-SET-TYPED-LAYOUT");
         assert_eq!(block.revision(), revision);
         assert_unchanged(gpu, &other, &target, [5; 4], "block after wrong shapes");
     });
@@ -293,7 +302,11 @@ fn ownership_latches_on_first_set() {
             draw.set("tint", value! { value: [9.0; 4] }),
             "VGPU-SET-OWNERSHIP",
         );
-        assert_code(draw.set_pod("tint", &[9.0f32; 4]), "VGPU-SET-OWNERSHIP");
+        assert_code(draw.set("tint", &[9.0f32; 4]), "VGPU-SET-OWNERSHIP");
+        assert_code(
+            draw.set_bytes("tint", bytemuck::bytes_of(&[9.0f32; 4])),
+            "VGPU-SET-OWNERSHIP",
+        );
         assert_code(draw.set("tint", &block), "VGPU-SET-OWNERSHIP");
         assert_code(
             draw.set("value", Value::from([9.0, 9.0, 9.0, 9.0])),

@@ -134,7 +134,7 @@ fn a_top_level_runtime_array_is_replaced_whole() {
         let e = c.k.set("items", Value::Array(vec![])).unwrap_err();
         assert_eq!(e.code(), "VGPU-SET-EMPTY-ARRAY", "{e}");
         assert!(e.to_string().contains("`items`"), "{e}");
-        let e = c.k.set_pod("items", &[0u8; 0]).unwrap_err();
+        let e = c.k.set_bytes("items", &[]).unwrap_err();
         assert_eq!(e.code(), "VGPU-SET-EMPTY-ARRAY", "{e}");
         if let Some((head, got)) = c.run() {
             assert_eq!(head[0], 5.0, "after the refused empty array");
@@ -142,8 +142,7 @@ fn a_top_level_runtime_array_is_replaced_whole() {
         }
         // Typed bytes replace the array too.
         let bytes: Vec<f32> = vec![7.0, 7.5, 0.0, 1.0];
-        c.k.set_pod("items", &<[f32; 4]>::try_from(bytes.as_slice()).unwrap())
-            .unwrap();
+        c.k.set_bytes("items", bytemuck::cast_slice(&bytes)).unwrap();
         if let Some((head, got)) = c.run() {
             assert_eq!(head[0], 1.0, "one element from bytes");
             assert_eq!(got, expect(&[7.0]));

@@ -136,8 +136,9 @@ fn member_shorthand_and_partial_values_merge_onto_the_previous_value() {
     no_device_errors(&gpu);
 }
 
+/// The WGSL `Object { color: vec4f, gain: f32, bias: u32, shift: vec2f }` as a typed value.
+#[derive(Clone, Copy, vgpu::Uniform, bytemuck::Pod, bytemuck::Zeroable)]
 #[repr(C)]
-#[derive(Clone, Copy, bytemuck::Pod, bytemuck::Zeroable)]
 struct ObjectPod {
     color: [f32; 4],
     gain: f32,
@@ -157,7 +158,7 @@ fn typed_pod_values_reach_the_shader() {
         bias: 3,
         shift: [1.0, 0.0],
     };
-    draw.set_pod("object", &pod).unwrap();
+    draw.set("object", &pod).unwrap();
     let want = object_expected(pod.color, pod.gain, pod.bias, pod.shift);
     assert_eq!(want, [23, 41, 60, 80]);
     assert_all_pixels(&render(&gpu, &draw, 2, 2), want, "pod");
@@ -170,8 +171,13 @@ fn typed_pod_values_reach_the_shader() {
         "member after pod",
     );
     pod.bias = 100;
-    draw.set_pod("object", &pod).unwrap();
+    draw.set("object", &pod).unwrap();
     assert_all_pixels(&render(&gpu, &draw, 2, 2), [120, 41, 60, 80], "pod again");
+    // Raw bytes (this #[repr(C)] struct happens to match WGSL's layout byte for byte).
+    pod.bias = 101;
+    draw.set_bytes("object", bytemuck::bytes_of(&pod)).unwrap();
+    assert_all_pixels(&render(&gpu, &draw, 2, 2), [121, 41, 60, 80], "bytes");
+    pod.bias = 100;
 
     // A pod uniforms block too.
     let block_fs = "
@@ -182,7 +188,7 @@ fn typed_pod_values_reach_the_shader() {
                 + vec4f(f32(shared_object.bias), shared_object.shift, 0.0)) / 255.0;
         }";
     let block_draw = fullscreen(&gpu, "block", block_fs);
-    let block = gpu.uniforms_pod("pod block", &pod).unwrap();
+    let block = gpu.uniforms_labeled("pod block", &pod).unwrap();
     block_draw.set("shared_object", &block).unwrap();
     assert_all_pixels(
         &render(&gpu, &block_draw, 2, 2),
@@ -190,7 +196,7 @@ fn typed_pod_values_reach_the_shader() {
         "pod block",
     );
     pod.gain = 2.0;
-    block.set_pod(&pod).unwrap();
+    block.set(&pod).unwrap();
     assert_all_pixels(
         &render(&gpu, &block_draw, 2, 2),
         [108, 17, 24, 32],

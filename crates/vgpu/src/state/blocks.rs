@@ -1,7 +1,10 @@
 //! Shared uniforms blocks: the layout a block adopts from the first binding it is bound to,
 //! checked by shape against every later one, and values set before any layout is known.
 
+use std::any::TypeId;
 use std::sync::Arc;
+
+use vgpu_core::typed_shape::RustShape;
 
 use vgpu_core::value::Value;
 use vgpu_core::{PackContext, WritePlan};
@@ -9,6 +12,7 @@ use vgpu_uniforms::{AddressSpace, OwnerKey};
 
 use super::State;
 use crate::error::{BindingError, Result};
+use crate::typed::TypedRef;
 
 /// How far a block's layout is known.
 #[derive(Debug, Default)]
@@ -19,6 +23,11 @@ pub(crate) struct BlockState {
     pub(crate) fixed_by: String,
     /// A value set before any shader gave the block a layout.
     pub(crate) pending: Option<Value>,
+    /// The Rust type of the typed value the bytes hold: unchecked while no layout is adopted
+    /// (checked at adoption), checked against the adopted layout once it is.
+    pub(crate) typed: Option<TypeId>,
+    /// The shape of the typed value set before any layout was adopted, checked at adoption.
+    pub(crate) pending_shape: Option<(&'static RustShape, &'static str)>,
 }
 
 impl State {
@@ -68,12 +77,81 @@ impl State {
             None => {
                 // No layout yet: keep the value; it is validated when first bound.
                 block.pending = Some(value.clone());
+                block.typed = None;
+                block.pending_shape = None;
             }
         }
         Ok(())
     }
 
-    /// `SharedUniforms::set_pod`: size checked against the adopted layout, or against the
+    /// A block holding a typed value, written in the Rust type's WGSL layout and checked by
+    /// shape when first bound.
+    pub(crate) fn create_block_typed(
+        &mut self,
+        label: &str,
+        value: TypedRef<'_>,
+    ) -> Result<OwnerKey> {
+        let mut bytes = vec![0u8; value.size()];
+        value.write(&mut bytes);
+        let owner = self.create_block_bytes(label, &bytes)?;
+        if let Some(block) = self.blocks.get_mut(owner) {
+            block.typed = Some(value.type_key());
+            block.pending_shape = Some((value.shape(), value.rust_type()));
+        }
+        Ok(owner)
+    }
+
+    /// `SharedUniforms::set` of a typed value: written in place once its Rust type was checked
+    /// against the adopted layout (checked now if not); before any layout, its bytes replace
+    /// the block's and its shape waits for the first bind.
+    pub(crate) fn set_block_typed(
+        &mut self,
+        owner: OwnerKey,
+        label: &str,
+        value: TypedRef<'_>,
+    ) -> Result<()> {
+        let Some(block) = self.blocks.get_mut(owner) else {
+            return Ok(());
+        };
+        let key = value.type_key();
+        match &block.plan {
+            Some(_) if block.typed == Some(key) => {}
+            Some(plan) => {
+                let cx = PackContext::new(label, label);
+                value.shape().check(plan.layout(), value.rust_type(), &cx)?;
+                if value.size() != plan.size() {
+                    return Err(vgpu_core::SetError::PodSize {
+                        label: label.into(),
+                        binding: label.into(),
+                        type_name: plan.layout().name.clone(),
+                        expected: plan.size() as u64,
+                        actual: value.size() as u64,
+                        hint: None,
+                    }
+                    .into());
+                }
+                block.typed = Some(key);
+            }
+            None => {
+                let mut bytes = vec![0u8; value.size()];
+                value.write(&mut bytes);
+                self.engine.set_bytes(owner, &bytes)?;
+                if let Some(block) = self.blocks.get_mut(owner) {
+                    block.pending = None;
+                    block.typed = Some(key);
+                    block.pending_shape = Some((value.shape(), value.rust_type()));
+                }
+                return Ok(());
+            }
+        }
+        self.engine.update(owner, |bytes| {
+            value.write(bytes);
+            Ok::<(), crate::error::Error>(())
+        })?;
+        Ok(())
+    }
+
+    /// `SharedUniforms::set_bytes`: size checked against the adopted layout, or against the
     /// previous bytes.
     pub(crate) fn set_block_bytes(
         &mut self,
@@ -87,11 +165,16 @@ impl State {
                 let cx = PackContext::new(label, label);
                 plan.check_pod_size(bytes.len(), &cx)?;
                 self.engine.set_bytes(owner, bytes)?;
+                if let Some(b) = self.blocks.get_mut(owner) {
+                    b.typed = None;
+                }
             }
             None => {
                 self.engine.set_bytes(owner, bytes)?;
                 if let Some(b) = self.blocks.get_mut(owner) {
                     b.pending = None;
+                    b.typed = None;
+                    b.pending_shape = None;
                 }
             }
         }
@@ -137,12 +220,17 @@ impl State {
                     .map(|_| ())
                     .map_err(crate::error::Error::from)
             })?;
+        } else if let Some((shape, rust_type)) = block.pending_shape {
+            shape.check(plan.layout(), rust_type, &cx)?;
+            let len = self.engine.bytes(owner).map_or(0, <[u8]>::len);
+            plan.check_pod_size(len, &cx)?;
         } else {
             let len = self.engine.bytes(owner).map_or(0, <[u8]>::len);
             plan.check_pod_size(len, &cx)?;
         }
         if let Some(block) = self.blocks.get_mut(owner) {
             block.pending = None;
+            block.pending_shape = None;
             block.plan = Some(plan.clone());
             block.fixed_by = format!("draw {draw_label:?} binding `{binding}`");
         }

@@ -55,6 +55,9 @@ pub(crate) enum BindingContent {
     /// A library-owned value (uniform: captured per operation; storage: live).
     Value {
         owner: OwnerKey,
+        /// The Rust type last checked against this binding's WGSL type (typed values): a set of
+        /// the same type writes without checking again.
+        typed: Option<std::any::TypeId>,
     },
     /// A shared uniforms block (held so it lives while bound).
     Block {
@@ -87,7 +90,7 @@ impl BindingContent {
     /// The value owner, for a value or a block.
     pub(crate) fn owner(&self) -> Option<OwnerKey> {
         match self {
-            BindingContent::Value { owner } | BindingContent::Block { owner, .. } => Some(*owner),
+            BindingContent::Value { owner, .. } | BindingContent::Block { owner, .. } => Some(*owner),
             _ => None,
         }
     }
@@ -310,7 +313,7 @@ impl State {
         match &content {
             BindingContent::Unset => return,
             BindingContent::Block { .. } => {}
-            BindingContent::Value { owner } => {
+            BindingContent::Value { owner, .. } => {
                 let _ = self.engine.remove_owner(*owner);
                 return;
             }

@@ -635,7 +635,7 @@ fn build_group(
     let mut values = resolved.iter().enumerate();
     for (pb, content) in bindings.iter().zip(contents) {
         match content {
-            BindingContent::Value { owner } | BindingContent::Block { owner, .. } => {
+            BindingContent::Value { owner, .. } | BindingContent::Block { owner, .. } => {
                 let Some((j, &s)) = values.next() else {
                     continue;
                 };

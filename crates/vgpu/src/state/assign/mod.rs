@@ -26,14 +26,17 @@ use super::resources::{
     BlockRecord, BufferRecord, HeldResource, SamplerRecord, TargetRecord, TextureRecord,
 };
 use crate::error::{BindingError, Result};
+use crate::typed::TypedRef;
 
 /// What a binding is given, as the state sees it (lowered from the public `Bind`).
 #[derive(Clone, Debug)]
 pub(crate) enum BindingInput<'a> {
     /// A library-owned struct value.
     Value(&'a Value),
-    /// The bytes of a typed value.
-    Pod(&'a [u8]),
+    /// Raw bytes in the binding's layout (size checked only).
+    Bytes(&'a [u8]),
+    /// A typed value (`vgpu::Uniform`), checked by shape once per binding and Rust type.
+    Typed(TypedRef<'a>),
     /// A shared uniforms block.
     Block(&'a Arc<BlockRecord>),
     /// A user buffer (a vgpu buffer, or a raw one), bound by identity.
@@ -51,15 +54,18 @@ pub(crate) enum BindingInput<'a> {
 pub(crate) enum ValueInput<'a> {
     /// A library-owned struct value.
     Value(&'a Value),
-    /// The bytes of a typed value.
-    Pod(&'a [u8]),
+    /// Raw bytes in the binding's layout (size checked only).
+    Bytes(&'a [u8]),
+    /// A typed value (`vgpu::Uniform`).
+    Typed(TypedRef<'a>),
 }
 
 impl<'a> From<ValueInput<'a>> for BindingInput<'a> {
     fn from(v: ValueInput<'a>) -> Self {
         match v {
             ValueInput::Value(v) => BindingInput::Value(v),
-            ValueInput::Pod(p) => BindingInput::Pod(p),
+            ValueInput::Bytes(p) => BindingInput::Bytes(p),
+            ValueInput::Typed(t) => BindingInput::Typed(t),
         }
     }
 }
@@ -107,7 +113,8 @@ impl BindingInput<'_> {
     pub(crate) fn describe(&self) -> &'static str {
         match self {
             BindingInput::Value(_) => "a value",
-            BindingInput::Pod(_) => "a typed (Pod) value",
+            BindingInput::Bytes(_) => "raw bytes",
+            BindingInput::Typed(_) => "a typed value",
             BindingInput::Block(_) => "a uniforms block",
             BindingInput::Buffer(b) if b.record.is_some() => "a vgpu buffer",
             BindingInput::Buffer(_) => "a wgpu buffer",
@@ -121,7 +128,10 @@ impl BindingInput<'_> {
     pub(crate) fn is_library_owned(&self) -> bool {
         matches!(
             self,
-            BindingInput::Value(_) | BindingInput::Pod(_) | BindingInput::Block(_)
+            BindingInput::Value(_)
+                | BindingInput::Bytes(_)
+                | BindingInput::Typed(_)
+                | BindingInput::Block(_)
         )
     }
 }
@@ -174,7 +184,8 @@ impl State {
     ) -> Result<()> {
         match input {
             BindingInput::Value(v) => self.set_value(key, name, ValueInput::Value(v)),
-            BindingInput::Pod(p) => self.set_value(key, name, ValueInput::Pod(p)),
+            BindingInput::Bytes(p) => self.set_value(key, name, ValueInput::Bytes(p)),
+            BindingInput::Typed(t) => self.set_value(key, name, ValueInput::Typed(t)),
             input => self.set_binding_full(key, name, input),
         }
     }
@@ -214,7 +225,9 @@ impl State {
         };
         check_ownership(&t, &op.contents[index], &input)?;
         let content = match input {
-            BindingInput::Value(_) | BindingInput::Pod(_) => self.assign_value(&t, &input)?,
+            BindingInput::Value(_) | BindingInput::Bytes(_) | BindingInput::Typed(_) => {
+                self.assign_value(&t, &input)?
+            }
             BindingInput::Block(block) => self.assign_block(&t, block)?,
             BindingInput::Buffer(buffer) => self.assign_buffer(&t, &buffer)?,
             BindingInput::View(view) => self.assign_view(&t, &view)?,
@@ -259,7 +272,7 @@ impl State {
         // The bytes of every value owner that existed before (restored on failure).
         let mut saved_bytes: Vec<(OwnerKey, Vec<u8>)> = Vec::new();
         for content in &op.contents {
-            if let BindingContent::Value { owner } = content {
+            if let BindingContent::Value { owner, .. } = content {
                 if let Some(b) = self.engine.bytes(*owner) {
                     saved_bytes.push((*owner, b.to_vec()));
                 }

@@ -13,6 +13,7 @@ use crate::error::{BindingError, Result};
 use crate::state::State;
 use crate::state::operation::{BindingContent, OpKey};
 use crate::state::program::Program;
+use crate::typed::TypedRef;
 
 impl State {
     /// Fast path of `set`: a new value for a binding already holding a library-owned value of a
@@ -28,7 +29,7 @@ impl State {
         let State { ops, engine, .. } = self;
         let op = ops.get(key)?;
         let i = op.program.binding_index(name)?;
-        let BindingContent::Value { owner } = op.contents[i] else {
+        let BindingContent::Value { owner, typed } = op.contents[i] else {
             return None;
         };
         let pb = &op.program.bindings[i];
@@ -52,7 +53,16 @@ impl State {
                         .map_err(crate::error::Error::from)
                 })
                 .map(|_| ()),
-            ValueInput::Pod(bytes) => plan
+            // A Rust type already checked against this binding: its bytes go straight into
+            // the scratch (no tree, no interpreter). Another type takes the full path once.
+            ValueInput::Typed(value) if typed == Some(value.type_key()) => engine
+                .update(owner, |bytes| {
+                    value.write(bytes);
+                    Ok::<(), crate::error::Error>(())
+                })
+                .map(|_| ()),
+            ValueInput::Typed(_) => return None,
+            ValueInput::Bytes(bytes) => plan
                 .check_pod_size(bytes.len(), &cx)
                 .map_err(crate::error::Error::from)
                 .and_then(|()| {
@@ -77,7 +87,7 @@ impl State {
         };
         let cx = PackContext::new(t.label, &t.binding.name);
         let existing = match self.ops.get(t.key).map(|op| &op.contents[t.index]) {
-            Some(BindingContent::Value { owner }) => Some(*owner),
+            Some(BindingContent::Value { owner, .. }) => Some(*owner),
             _ => None,
         };
         let owner = match existing {
@@ -96,6 +106,11 @@ impl State {
             }
             (Err(e), Some(_)) => Err(e),
             (Ok(()), Some(_)) => {
+                if let (BindingInput::Typed(value), Some(op)) = (input, self.ops.get_mut(t.key)) {
+                    if let BindingContent::Value { typed, .. } = &mut op.contents[t.index] {
+                        *typed = Some(value.type_key());
+                    }
+                }
                 // A runtime-sized array of another length lives in another buffer: bundles that
                 // recorded the old one are stale, memos rebuild their group.
                 if self.engine.bytes(owner).map_or(0, <[u8]>::len) != size_before {
@@ -106,7 +121,13 @@ impl State {
                 }
                 Ok(None)
             }
-            (Ok(()), None) => Ok(Some(BindingContent::Value { owner })),
+            (Ok(()), None) => Ok(Some(BindingContent::Value {
+                owner,
+                typed: match input {
+                    BindingInput::Typed(value) => Some(value.type_key()),
+                    _ => None,
+                },
+            })),
         }
     }
 
@@ -134,7 +155,29 @@ impl State {
         };
         let has_bytes = existing && self.engine.bytes(owner).is_some_and(|b| !b.is_empty());
         match input {
-            BindingInput::Pod(bytes) => {
+            BindingInput::Typed(value) => {
+                value
+                    .shape()
+                    .check(plan.layout(), value.rust_type(), cx)?;
+                let size = value.size();
+                if size != plan.size() || plan.runtime_array().is_some() {
+                    // The shape check compares sizes; this guards the write below.
+                    return Err(t.kind_error("a typed value of another size"));
+                }
+                if has_bytes {
+                    self.engine.update(owner, |bytes| {
+                        value.write(bytes);
+                        Ok::<(), crate::error::Error>(())
+                    })?;
+                } else {
+                    self.engine.update_sized(owner, size, |bytes| {
+                        value.write(bytes);
+                        Ok::<(), crate::error::Error>(())
+                    })?;
+                }
+                Ok(())
+            }
+            BindingInput::Bytes(bytes) => {
                 plan.check_pod_size(bytes.len(), cx)?;
                 if plan
                     .runtime_array()
@@ -244,6 +287,10 @@ impl State {
             }
             .into());
         };
+        let cx = PackContext::new(label, &member.binding.name);
+        if let BindingInput::Typed(value) = input {
+            return self.set_typed_member(key, i, &member, value, &cx);
+        }
         let BindingInput::Value(field) = input else {
             return Err(BindingError::Kind {
                 label: label.to_owned(),
@@ -255,7 +302,7 @@ impl State {
         };
         // A value already set: pack just the member in place (no partial value built).
         let owner = match self.ops.get(key).map(|op| &op.contents[i]) {
-            Some(BindingContent::Value { owner })
+            Some(BindingContent::Value { owner, .. })
                 if self.engine.revision(*owner).unwrap_or(0) > 0 =>
             {
                 Some(*owner)
@@ -268,7 +315,6 @@ impl State {
         if let (Some(owner), Some(plan), false) =
             (owner, member.binding.plan.as_deref(), runtime_tail)
         {
-            let cx = PackContext::new(label, &member.binding.name);
             return self
                 .engine
                 .update(owner, |bytes| {
@@ -281,5 +327,55 @@ impl State {
         let member_name: vgpu_core::FieldName = member.member.name.to_string().into();
         let partial = Value::Struct(vec![(member_name, field.clone())]);
         self.assign(key, i, label, program, BindingInput::Value(&partial))
+    }
+
+    /// Member shorthand with a typed value: checked against the member's type (each time: the
+    /// cache is per binding), written over the member's bytes of the value already set.
+    fn set_typed_member(
+        &mut self,
+        key: OpKey,
+        index: usize,
+        member: &vgpu_core::MemberRef<'_>,
+        value: TypedRef<'_>,
+        cx: &PackContext<'_>,
+    ) -> Result<()> {
+        let m = member.member;
+        let member_cx = PackContext::new(cx.label, &m.name);
+        value.shape().check(&m.layout, value.rust_type(), &member_cx)?;
+        let owner = match self.ops.get(key).map(|op| &op.contents[index]) {
+            Some(BindingContent::Value { owner, .. })
+                if self.engine.revision(*owner).unwrap_or(0) > 0 =>
+            {
+                *owner
+            }
+            _ => {
+                return Err(BindingError::Kind {
+                    label: cx.label.to_owned(),
+                    binding: format!("{}.{}", member.binding.name, m.name),
+                    expected: format!(
+                        "a value for the whole binding `{}` first (a typed member value is \
+                         written over the member of the value already set)",
+                        member.binding.name
+                    ),
+                    actual: "a typed value for one member".to_owned(),
+                }
+                .into());
+            }
+        };
+        let (start, size) = (m.offset as usize, value.size());
+        self.engine
+            .update(owner, |bytes| match bytes.get_mut(start..start + size) {
+                Some(dst) => {
+                    value.write(dst);
+                    Ok(())
+                }
+                None => Err(crate::error::Error::from(vgpu_core::SetError::DestinationSize {
+                    label: cx.label.into(),
+                    binding: cx.binding.into(),
+                    expected: (start + size) as u64,
+                    actual: bytes.len() as u64,
+                })),
+            })
+            .map(|_| ())
     }
 }

@@ -1,0 +1,121 @@
+//! `#[derive(vgpu::Uniform)]`: a Rust struct with named fields laid out as the WGSL struct of
+//! the same members (use it through `vgpu`, which re-exports it; see `vgpu::typed`).
+//!
+//! The generated impl computes each field's WGSL offset at compile time (`roundUp(AlignOf(T),
+//! offset)` after the previous field, as WGSL does), the struct's size and alignment, the shape
+//! `vgpu` checks against the reflected WGSL type on the first set, and a writer that copies each
+//! field to its offset. Every field's type must implement `vgpu::Uniform` (scalars, arrays,
+//! nested derived structs, glam and mint types behind vgpu's features).
+
+use proc_macro::TokenStream;
+use quote::{format_ident, quote};
+use syn::{Data, DeriveInput, Fields, parse_macro_input, spanned::Spanned};
+
+/// Derives `vgpu::Uniform` for a struct with named fields (see the crate doc).
+#[proc_macro_derive(Uniform)]
+pub fn derive_uniform(input: TokenStream) -> TokenStream {
+    let input = parse_macro_input!(input as DeriveInput);
+    match expand(&input) {
+        Ok(tokens) => tokens.into(),
+        Err(e) => e.to_compile_error().into(),
+    }
+}
+
+fn expand(input: &DeriveInput) -> syn::Result<proc_macro2::TokenStream> {
+    let name = &input.ident;
+    if !input.generics.params.is_empty() {
+        return Err(syn::Error::new(
+            input.generics.span(),
+            "#[derive(vgpu::Uniform)] supports structs without generic parameters",
+        ));
+    }
+    let Data::Struct(data) = &input.data else {
+        return Err(syn::Error::new(
+            name.span(),
+            "#[derive(vgpu::Uniform)] supports structs with named fields (WGSL structs)",
+        ));
+    };
+    let Fields::Named(named) = &data.fields else {
+        return Err(syn::Error::new(
+            data.fields.span(),
+            "#[derive(vgpu::Uniform)] needs named fields: they are matched to WGSL members by name",
+        ));
+    };
+    let fields: Vec<_> = named.named.iter().collect();
+    if fields.is_empty() {
+        return Err(syn::Error::new(
+            name.span(),
+            "#[derive(vgpu::Uniform)] needs at least one field (WGSL structs have members)",
+        ));
+    }
+    let count = fields.len();
+    let types: Vec<_> = fields.iter().map(|f| &f.ty).collect();
+    let idents: Vec<_> = fields.iter().filter_map(|f| f.ident.as_ref()).collect();
+    let names: Vec<String> = idents
+        .iter()
+        .map(|i| i.to_string().trim_start_matches("r#").to_owned())
+        .collect();
+    let type_names: Vec<String> = types
+        .iter()
+        .map(|t| quote!(#t).to_string().replace(" ;", ";").replace(" ,", ","))
+        .collect();
+    let offsets = format_ident!("__VGPU_UNIFORM_OFFSETS");
+    let index: Vec<usize> = (0..count).collect();
+    let last = count - 1;
+    let last_ty = types[last];
+    let name_str = name.to_string();
+
+    Ok(quote! {
+        impl #name {
+            #[doc(hidden)]
+            const #offsets: [usize; #count] = {
+                let mut offsets = [0usize; #count];
+                let mut at = 0usize;
+                #(
+                    offsets[#index] = ::vgpu::typed::round_up(at, <#types as ::vgpu::Uniform>::ALIGN);
+                    at = offsets[#index] + <#types as ::vgpu::Uniform>::SIZE;
+                )*
+                let _ = at;
+                offsets
+            };
+        }
+
+        impl ::vgpu::Uniform for #name {
+            const ALIGN: usize = {
+                let mut align = 1usize;
+                #( align = ::vgpu::typed::const_max(align, <#types as ::vgpu::Uniform>::ALIGN); )*
+                align
+            };
+            const SIZE: usize = ::vgpu::typed::round_up(
+                Self::#offsets[#last] + <#last_ty as ::vgpu::Uniform>::SIZE,
+                <Self as ::vgpu::Uniform>::ALIGN,
+            );
+            const SHAPE: &'static ::vgpu::typed::RustShape = &::vgpu::typed::RustShape::Struct {
+                name: #name_str,
+                size: <Self as ::vgpu::Uniform>::SIZE,
+                fields: &[
+                    #(
+                        ::vgpu::typed::RustField {
+                            name: #names,
+                            rust_type: #type_names,
+                            offset: Self::#offsets[#index],
+                            shape: <#types as ::vgpu::Uniform>::SHAPE,
+                        },
+                    )*
+                ],
+            };
+
+            #[inline]
+            fn write_wgsl(&self, dst: &mut [u8]) {
+                let dst = &mut dst[..<Self as ::vgpu::Uniform>::SIZE];
+                #(
+                    <#types as ::vgpu::Uniform>::write_wgsl(
+                        &self.#idents,
+                        &mut dst[Self::#offsets[#index]
+                            ..Self::#offsets[#index] + <#types as ::vgpu::Uniform>::SIZE],
+                    );
+                )*
+            }
+        }
+    })
+}

@@ -1,0 +1,267 @@
+//! Typed values: Rust types that know their WGSL layout ([`Uniform`]).
+//!
+//! `#[derive(vgpu::Uniform)]` on a struct with named fields, or the impls here for scalars,
+//! arrays and (behind the `glam` and `mint` features) glam and mint vectors and matrices, give a
+//! type its WGSL layout at compile time: each field's offset by the WGSL memory-layout rules, and
+//! a writer that puts each field's bytes there. Setting one (`draw.set("object", &object)`,
+//! `camera.set(&camera_value)`) checks the Rust type against the binding's reflected WGSL type
+//! once per binding (member names, order, types, offsets; `VGPU-SET-TYPED-LAYOUT` names the
+//! field, the WGSL type and the Rust type), then writes straight into the value's bytes: no
+//! [`Value`](crate::Value) tree, no interpreter, no allocation.
+//!
+//! ```
+//! #[derive(vgpu::Uniform)]
+//! struct Light {
+//!     position: [f32; 3], // vec3<f32>: 12 bytes, aligned to 16
+//!     intensity: f32,     // at offset 12, as WGSL puts it
+//!     color: [f32; 4],    // at offset 16
+//! }
+//! use vgpu::Uniform as _;
+//! assert_eq!(<Light as vgpu::Uniform>::SIZE, 32);
+//! ```
+
+use std::any::TypeId;
+
+pub use vgpu_core::typed_shape::{RustField, RustShape, TypedMismatch, const_max, round_up};
+use vgpu_core::layout::ScalarType;
+
+/// A Rust type with a WGSL host-shareable layout, set on uniform and storage bindings as a typed
+/// value (see the [module doc](self)). Derive it for structs with `#[derive(vgpu::Uniform)]`.
+///
+/// Implementations must keep `write_wgsl` within `SIZE` bytes and write each part at the offset
+/// its `SHAPE` gives; the derive and the impls here do.
+pub trait Uniform: 'static {
+    /// The WGSL layout, checked against the reflected type on the first set.
+    const SHAPE: &'static RustShape;
+    /// `SizeOf` in WGSL's layout.
+    const SIZE: usize;
+    /// `AlignOf` in WGSL's layout.
+    const ALIGN: usize;
+    /// True for scalars (an array of 2, 3 or 4 of them is laid out as a WGSL vector).
+    const IS_SCALAR: bool = false;
+
+    /// Writes the value in WGSL's layout into `dst[..Self::SIZE]` (little-endian), leaving
+    /// padding bytes as they are. Panics if `dst` is shorter than `SIZE` (vgpu never passes one).
+    fn write_wgsl(&self, dst: &mut [u8]);
+}
+
+/// A typed value, type-erased for [`Bind`](crate::Bind) and the state layer.
+pub(crate) trait ErasedUniform {
+    fn shape(&self) -> &'static RustShape;
+    fn rust_type(&self) -> &'static str;
+    fn type_key(&self) -> TypeId;
+    fn size(&self) -> usize;
+    fn write(&self, dst: &mut [u8]);
+}
+
+impl<T: Uniform> ErasedUniform for T {
+    fn shape(&self) -> &'static RustShape {
+        T::SHAPE
+    }
+    fn rust_type(&self) -> &'static str {
+        std::any::type_name::<T>()
+    }
+    fn type_key(&self) -> TypeId {
+        TypeId::of::<T>()
+    }
+    fn size(&self) -> usize {
+        T::SIZE
+    }
+    #[inline]
+    fn write(&self, dst: &mut [u8]) {
+        self.write_wgsl(dst);
+    }
+}
+
+/// A borrowed typed value (what `Bind::Typed` holds): any [`Uniform`].
+#[derive(Clone, Copy)]
+pub struct TypedRef<'a>(pub(crate) &'a dyn ErasedUniform);
+
+impl<'a> TypedRef<'a> {
+    /// Borrows `value`.
+    pub fn new<T: Uniform>(value: &'a T) -> Self {
+        TypedRef(value)
+    }
+
+    /// The Rust type's name.
+    pub fn rust_type(&self) -> &'static str {
+        self.0.rust_type()
+    }
+
+    /// Its size in WGSL's layout.
+    pub fn size(&self) -> usize {
+        self.0.size()
+    }
+
+    pub(crate) fn shape(&self) -> &'static RustShape {
+        self.0.shape()
+    }
+
+    pub(crate) fn type_key(&self) -> TypeId {
+        self.0.type_key()
+    }
+
+    /// Writes the value's WGSL bytes into `dst` (exactly `size()` bytes).
+    pub(crate) fn write(&self, dst: &mut [u8]) {
+        self.0.write(dst);
+    }
+}
+
+impl std::fmt::Debug for TypedRef<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "TypedRef({})", self.rust_type())
+    }
+}
+
+macro_rules! scalar {
+    ($t:ty, $s:ident) => {
+        impl Uniform for $t {
+            const SHAPE: &'static RustShape = &RustShape::Scalar(ScalarType::$s);
+            const SIZE: usize = std::mem::size_of::<$t>();
+            const ALIGN: usize = std::mem::size_of::<$t>();
+            const IS_SCALAR: bool = true;
+            #[inline]
+            fn write_wgsl(&self, dst: &mut [u8]) {
+                dst[..Self::SIZE].copy_from_slice(&self.to_le_bytes());
+            }
+        }
+    };
+}
+scalar!(f32, F32);
+scalar!(i32, I32);
+scalar!(u32, U32);
+scalar!(f64, F64);
+scalar!(i64, I64);
+scalar!(u64, U64);
+
+/// `[T; N]`: a WGSL vector when `T` is a scalar and `N` is 2, 3 or 4, else `array<T, N>`.
+impl<T: Uniform, const N: usize> Uniform for [T; N] {
+    const SHAPE: &'static RustShape = &RustShape::Array {
+        element: T::SHAPE,
+        length: N,
+        stride: round_up(T::SIZE, T::ALIGN),
+    };
+    const SIZE: usize = N * round_up(T::SIZE, T::ALIGN);
+    const ALIGN: usize = if T::IS_SCALAR && N == 2 {
+        2 * T::SIZE
+    } else if T::IS_SCALAR && (N == 3 || N == 4) {
+        4 * T::SIZE
+    } else {
+        T::ALIGN
+    };
+
+    #[inline]
+    fn write_wgsl(&self, dst: &mut [u8]) {
+        let stride = round_up(T::SIZE, T::ALIGN);
+        for (element, out) in self.iter().zip(dst[..Self::SIZE].chunks_exact_mut(stride)) {
+            element.write_wgsl(out);
+        }
+    }
+}
+
+/// Writes `columns` column vectors of `R` floats, `stride` bytes apart.
+#[cfg(any(feature = "glam", feature = "mint"))]
+#[inline]
+fn write_columns<const R: usize>(columns: &[[f32; R]], stride: usize, dst: &mut [u8]) {
+    for (column, out) in columns.iter().zip(dst.chunks_mut(stride)) {
+        for (x, o) in column.iter().zip(out.chunks_exact_mut(4)) {
+            o.copy_from_slice(&x.to_le_bytes());
+        }
+    }
+}
+
+/// Implements [`Uniform`] for a vector type through a conversion to `[S; N]`.
+#[cfg(any(feature = "glam", feature = "mint"))]
+macro_rules! vector {
+    ($t:ty, $s:ident, $prim:ty, $n:literal, $to:expr) => {
+        impl Uniform for $t {
+            const SHAPE: &'static RustShape = &RustShape::Vector {
+                scalar: ScalarType::$s,
+                components: $n,
+            };
+            const SIZE: usize = $n * 4;
+            const ALIGN: usize = if $n == 2 { 8 } else { 16 };
+            #[inline]
+            fn write_wgsl(&self, dst: &mut [u8]) {
+                let array: [$prim; $n] = ($to)(self);
+                for (x, o) in array.iter().zip(dst[..Self::SIZE].chunks_exact_mut(4)) {
+                    o.copy_from_slice(&x.to_le_bytes());
+                }
+            }
+        }
+    };
+}
+
+/// Implements [`Uniform`] for a square `f32` matrix type through its columns.
+#[cfg(any(feature = "glam", feature = "mint"))]
+macro_rules! matrix {
+    ($t:ty, $n:literal, $to:expr) => {
+        impl Uniform for $t {
+            const SHAPE: &'static RustShape = &RustShape::Matrix {
+                scalar: ScalarType::F32,
+                columns: $n,
+                rows: $n,
+            };
+            const SIZE: usize = $n * Self::ALIGN;
+            const ALIGN: usize = if $n == 2 { 8 } else { 16 };
+            #[inline]
+            fn write_wgsl(&self, dst: &mut [u8]) {
+                let columns: [[f32; $n]; $n] = ($to)(self);
+                write_columns(&columns, Self::ALIGN, &mut dst[..Self::SIZE]);
+            }
+        }
+    };
+}
+
+#[cfg(feature = "glam")]
+mod glam_impls {
+    use super::*;
+
+    vector!(glam::Vec2, F32, f32, 2, |v: &glam::Vec2| v.to_array());
+    vector!(glam::Vec3, F32, f32, 3, |v: &glam::Vec3| v.to_array());
+    vector!(glam::Vec3A, F32, f32, 3, |v: &glam::Vec3A| v.to_array());
+    vector!(glam::Vec4, F32, f32, 4, |v: &glam::Vec4| v.to_array());
+    vector!(glam::Quat, F32, f32, 4, |v: &glam::Quat| v.to_array());
+    vector!(glam::IVec2, I32, i32, 2, |v: &glam::IVec2| v.to_array());
+    vector!(glam::IVec3, I32, i32, 3, |v: &glam::IVec3| v.to_array());
+    vector!(glam::IVec4, I32, i32, 4, |v: &glam::IVec4| v.to_array());
+    vector!(glam::UVec2, U32, u32, 2, |v: &glam::UVec2| v.to_array());
+    vector!(glam::UVec3, U32, u32, 3, |v: &glam::UVec3| v.to_array());
+    vector!(glam::UVec4, U32, u32, 4, |v: &glam::UVec4| v.to_array());
+    matrix!(glam::Mat2, 2, |m: &glam::Mat2| m.to_cols_array_2d());
+    matrix!(glam::Mat3, 3, |m: &glam::Mat3| m.to_cols_array_2d());
+    matrix!(glam::Mat3A, 3, |m: &glam::Mat3A| m.to_cols_array_2d());
+    matrix!(glam::Mat4, 4, |m: &glam::Mat4| m.to_cols_array_2d());
+}
+
+#[cfg(feature = "mint")]
+mod mint_impls {
+    use super::*;
+
+    vector!(mint::Vector2<f32>, F32, f32, 2, |v: &mint::Vector2<f32>| (*v).into());
+    vector!(mint::Vector3<f32>, F32, f32, 3, |v: &mint::Vector3<f32>| (*v).into());
+    vector!(mint::Vector4<f32>, F32, f32, 4, |v: &mint::Vector4<f32>| (*v).into());
+    vector!(mint::Point2<f32>, F32, f32, 2, |v: &mint::Point2<f32>| (*v).into());
+    vector!(mint::Point3<f32>, F32, f32, 3, |v: &mint::Point3<f32>| (*v).into());
+    vector!(mint::Quaternion<f32>, F32, f32, 4, |q: &mint::Quaternion<f32>| [
+        q.v.x, q.v.y, q.v.z, q.s
+    ]);
+    vector!(mint::Vector2<i32>, I32, i32, 2, |v: &mint::Vector2<i32>| (*v).into());
+    vector!(mint::Vector3<i32>, I32, i32, 3, |v: &mint::Vector3<i32>| (*v).into());
+    vector!(mint::Vector4<i32>, I32, i32, 4, |v: &mint::Vector4<i32>| (*v).into());
+    vector!(mint::Vector2<u32>, U32, u32, 2, |v: &mint::Vector2<u32>| (*v).into());
+    vector!(mint::Vector3<u32>, U32, u32, 3, |v: &mint::Vector3<u32>| (*v).into());
+    vector!(mint::Vector4<u32>, U32, u32, 4, |v: &mint::Vector4<u32>| (*v).into());
+    matrix!(mint::ColumnMatrix2<f32>, 2, |m: &mint::ColumnMatrix2<f32>| {
+        let c: [[f32; 2]; 2] = (*m).into();
+        c
+    });
+    matrix!(mint::ColumnMatrix3<f32>, 3, |m: &mint::ColumnMatrix3<f32>| {
+        let c: [[f32; 3]; 3] = (*m).into();
+        c
+    });
+    matrix!(mint::ColumnMatrix4<f32>, 4, |m: &mint::ColumnMatrix4<f32>| {
+        let c: [[f32; 4]; 4] = (*m).into();
+        c
+    });
+}
