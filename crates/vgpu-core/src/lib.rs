@@ -19,8 +19,8 @@ pub mod reflect;
 pub mod set_error;
 pub mod shader;
 pub mod shader_error;
-pub mod typed_shape;
 pub mod stats;
+pub mod typed_shape;
 pub mod value;
 pub mod wait;
 
@@ -37,7 +37,7 @@ pub use layout::{
 };
 pub use plan::WritePlan;
 pub use reflect::{BindingInfo, BindingKind, EntryPointInfo, FragmentOutput, Stage, VertexInput};
-pub use set_error::{PackContext, SetError};
+pub use set_error::{PackContext, SetError, TypedLayoutError};
 pub use shader::{MemberRef, Shader, ShaderOptions, naga_capabilities};
 pub use shader_error::ShaderError;
 pub use typed_shape::{RustField, RustShape, TypedMismatch};

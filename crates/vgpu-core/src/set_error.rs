@@ -115,30 +115,8 @@ pub enum SetError {
     },
     /// A typed Rust value (`#[derive(vgpu::Uniform)]`, glam, mint, arrays) does not have the
     /// binding's WGSL layout: checked once per Rust type and binding, before any byte is written.
-    #[error(
-        "VGPU-SET-TYPED-LAYOUT: {label:?}: binding `{binding}` of WGSL type {wgsl_type} cannot take the Rust type `{rust_type}`: {kind} at {path}: expected {expected}, got {actual}{}",
-        hint_suffix(.hint)
-    )]
-    TypedLayout {
-        /// The draw (or block) label.
-        label: Box<str>,
-        /// The WGSL binding name.
-        binding: Box<str>,
-        /// The Rust type set.
-        rust_type: Box<str>,
-        /// The binding's WGSL type.
-        wgsl_type: Box<str>,
-        /// Where they differ (`$.light.color`; `$` is the binding's value).
-        path: Box<str>,
-        /// The kind of difference.
-        kind: crate::typed_shape::TypedMismatch,
-        /// What the WGSL type has there.
-        expected: Box<str>,
-        /// What the Rust type has there.
-        actual: Box<str>,
-        /// A suggestion.
-        hint: Option<Box<str>>,
-    },
+    #[error("{0}")]
+    TypedLayout(Box<TypedLayoutError>),
     /// The destination slice is too small for the packed value.
     #[error(
         "VGPU-SET-DEST-SIZE: {label:?}: binding `{binding}`: the destination holds {actual} bytes, the value needs {expected}"
@@ -153,6 +131,34 @@ pub enum SetError {
         /// Bytes available.
         actual: u64,
     },
+}
+
+/// The details of [`SetError::TypedLayout`] (`VGPU-SET-TYPED-LAYOUT`).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+#[error(
+    "VGPU-SET-TYPED-LAYOUT: {label:?}: binding `{binding}` of WGSL type {wgsl_type} cannot take the Rust type `{rust_type}`: {kind} at {path}: expected {expected}, got {actual}{}",
+    hint_suffix(.hint)
+)]
+pub struct TypedLayoutError {
+    /// The draw (or block) label.
+    pub label: Box<str>,
+    /// The WGSL binding name.
+    pub binding: Box<str>,
+    /// The Rust type set.
+    pub rust_type: Box<str>,
+    /// The binding's WGSL type.
+    pub wgsl_type: Box<str>,
+    /// Where they differ (`$.light.color`; `$` is the binding's value).
+    pub path: Box<str>,
+    /// The kind of difference.
+    pub kind: crate::typed_shape::TypedMismatch,
+    /// What the WGSL type has there.
+    pub expected: Box<str>,
+    /// What the Rust type has there.
+    pub actual: Box<str>,
+    /// A suggestion.
+    pub hint: Option<Box<str>>,
 }
 
 impl ErrorCode for SetError {
@@ -199,6 +205,11 @@ pub(crate) fn edit_distance(a: &str, b: &str) -> usize {
         std::mem::swap(&mut prev, &mut cur);
     }
     prev[b.len()]
+}
+
+/// "did you mean `x`?" for the candidate closest to `name`, if it is a likely misspelling.
+pub fn suggest<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<Box<str>> {
+    did_you_mean(name, candidates)
 }
 
 /// The closest candidate to `name`, if it is close enough to be a likely misspelling, as

@@ -16,7 +16,7 @@
 //! ## Structure
 //!
 //! Two floors, arrows pointing down only:
-//! - **handles** (`gpu`, `draw`, `compute`, `effect`, `uniforms`, `buffer`, `texture`, `target`,
+//! - **handles** (`gpu`, `draw`, `binding`, `compute`, `effect`, `uniforms`, `buffer`, `texture`, `target`,
 //!   `bundle`, `frame`, `shader`, `bind`): the public types; each method checks its arguments
 //!   (handles of another `Gpu` are refused), lowers them, locks the state and delegates;
 //! - **`state/`** (private): the state and its lock, operation records and their memo, binding
@@ -39,6 +39,7 @@
 #![cfg_attr(target_arch = "wasm32", allow(clippy::arc_with_non_send_sync))]
 
 mod bind;
+mod binding;
 mod buffer;
 mod bundle;
 mod compute;
@@ -58,6 +59,7 @@ pub mod typed;
 mod uniforms;
 
 pub use bind::Bind;
+pub use binding::{Binding, SetBatch};
 pub use buffer::{Buffer, BufferDesc};
 pub use bundle::{Bundle, BundleRecorder};
 pub use compute::{Compute, ComputeDesc};
@@ -75,14 +77,14 @@ pub use target::{RgbaImage, Target, TargetDesc};
 pub use texture::{Sampler, Texture, TextureDesc};
 pub use typed::{TypedRef, Uniform};
 pub use uniforms::{SharedUniforms, ValueArg};
-/// `#[derive(vgpu::Uniform)]`: a struct with named fields laid out as the WGSL struct of the same
-/// members; see [`typed`].
-pub use vgpu_derive::Uniform;
 pub use vgpu_core::{
     BackendChoice, DeviceError, ErrorCode, GpuContext, SharedDisplay, StatsSnapshot,
     UncapturedError,
 };
 pub use vgpu_core::{PackContext, SetError, ShaderError, TypeLayout, Value, value};
+/// `#[derive(vgpu::Uniform)]`: a struct with named fields laid out as the WGSL struct of the same
+/// members; see [`typed`].
+pub use vgpu_derive::Uniform;
 pub use wgpu;
 
 /// The guides in `docs/`, included here so `cargo test -p vgpu --doc` compiles and runs every

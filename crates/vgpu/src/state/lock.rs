@@ -42,6 +42,12 @@ impl SharedState {
     #[inline]
     pub(crate) fn with<R>(&self, f: impl FnOnce(&mut State) -> R) -> R {
         let held = self.cell.lock();
+        Self::with_held(&held, f)
+    }
+
+    /// Like [`with`](Self::with) on a state this thread already holds (no lock taken).
+    #[inline]
+    pub(crate) fn with_held<R>(held: &HeldState<'_>, f: impl FnOnce(&mut State) -> R) -> R {
         let (result, released) = {
             let mut state = held.borrow_mut();
             let result = f(&mut state);

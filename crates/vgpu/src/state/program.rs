@@ -66,6 +66,19 @@ impl Program {
     pub(crate) fn binding_index(&self, name: &str) -> Option<usize> {
         self.bindings.iter().position(|b| &*b.name == name)
     }
+
+    /// `VGPU-SET-BINDING-UNKNOWN` for `name`, listing the bindings (and a likely misspelling).
+    #[cold]
+    pub(crate) fn unknown_binding(&self, label: &str, name: &str) -> vgpu_core::SetError {
+        let available: Vec<Box<str>> = self.bindings.iter().map(|b| Box::from(&*b.name)).collect();
+        let hint = vgpu_core::set_error::suggest(name, available.iter().map(|b| &**b));
+        vgpu_core::SetError::BindingUnknown {
+            label: label.into(),
+            name: name.into(),
+            available,
+            hint,
+        }
+    }
 }
 
 /// Key of the program cache.

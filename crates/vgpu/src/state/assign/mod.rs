@@ -169,10 +169,52 @@ impl State {
         name: &str,
         input: ValueInput<'_>,
     ) -> Result<()> {
-        if let Some(done) = self.set_value_in_place(key, name, input) {
-            return done;
+        let index = self
+            .ops
+            .get(key)
+            .and_then(|op| op.program.binding_index(name));
+        if let Some(index) = index {
+            if let Some(done) = self.set_value_in_place(key, index, input) {
+                return done;
+            }
         }
         self.set_binding_full(key, name, input.into())
+    }
+
+    /// `Binding::set`: binding `index` (resolved by name once) of operation `key`.
+    #[inline]
+    pub(crate) fn set_binding_at(
+        &mut self,
+        key: OpKey,
+        index: usize,
+        input: BindingInput<'_>,
+    ) -> Result<()> {
+        let value = match input {
+            BindingInput::Value(v) => Some(ValueInput::Value(v)),
+            BindingInput::Bytes(b) => Some(ValueInput::Bytes(b)),
+            BindingInput::Typed(t) => Some(ValueInput::Typed(t)),
+            _ => None,
+        };
+        if let Some(value) = value {
+            if let Some(done) = self.set_value_in_place(key, index, value) {
+                return done;
+            }
+        }
+        self.assign_at(key, index, input)
+    }
+
+    /// The full path of [`set_binding_at`](Self::set_binding_at).
+    #[inline(never)]
+    fn assign_at(&mut self, key: OpKey, index: usize, input: BindingInput<'_>) -> Result<()> {
+        let Some(op) = self.ops.get(key) else {
+            return Ok(());
+        };
+        let program = op.program.clone();
+        let label = op.label.clone();
+        if index >= program.bindings.len() {
+            return Ok(());
+        }
+        self.assign(key, index, &label, &program, input)
     }
 
     /// `Draw::set`: one binding, by binding name or member shorthand.
