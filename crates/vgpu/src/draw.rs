@@ -267,7 +267,7 @@ impl Gpu {
         };
         let program = self.with_state(|st| st.program(&shader.inner, stages))?;
         check_vertex_layout(&desc, &program)?;
-        let state_key = Arc::new(RenderStateKey {
+        let state_key = RenderStateKey {
             topology: desc.topology,
             strip_index_format: match desc.topology {
                 wgpu::PrimitiveTopology::LineStrip | wgpu::PrimitiveTopology::TriangleStrip => {
@@ -286,7 +286,9 @@ impl Gpu {
                 .iter()
                 .map(|v| (v.stride, v.step_mode, v.attributes.clone()))
                 .collect(),
-        });
+        };
+        // One shared key per distinct render state (draws of a scene share a few).
+        let state_key = self.with_state(|st| st.intern_render_state(state_key));
         let render = RenderInfo {
             state_key,
             vertex_count: desc.vertex_count,

@@ -60,6 +60,8 @@ pub(crate) struct State {
     ops: SlotMap<OpKey, Operation>,
     programs: AHashMap<ProgramKey, Arc<Program>>,
     pipelines: AHashMap<PipelineKey, (u64, wgpu::RenderPipeline)>,
+    /// Distinct render states, shared by the draws that have them (never removed: few).
+    render_states: ahash::AHashSet<Arc<operation::RenderStateKey>>,
     compute_pipelines: AHashMap<u64, (u64, wgpu::ComputePipeline)>,
     blocks: SecondaryMap<OwnerKey, BlockState>,
     /// Registry keys of the capture engine's page and storage buffers.
@@ -89,6 +91,7 @@ impl State {
             ops: SlotMap::with_key(),
             programs: AHashMap::default(),
             pipelines: AHashMap::default(),
+            render_states: ahash::AHashSet::default(),
             compute_pipelines: AHashMap::default(),
             blocks: SecondaryMap::new(),
             page_resources: AHashMap::default(),

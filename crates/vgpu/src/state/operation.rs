@@ -381,3 +381,4 @@ impl State {
         None
     }
 }
+

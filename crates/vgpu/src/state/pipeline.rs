@@ -13,6 +13,16 @@ use crate::error::{BindingError, Result};
 pub(crate) type PipelineKey = (u64, Arc<RenderStateKey>, TargetSignature);
 
 impl State {
+    /// The shared copy of `key` (created on first use).
+    pub(crate) fn intern_render_state(&mut self, key: RenderStateKey) -> Arc<RenderStateKey> {
+        if let Some(shared) = self.render_states.get(&key) {
+            return shared.clone();
+        }
+        let shared = Arc::new(key);
+        self.render_states.insert(shared.clone());
+        shared
+    }
+
     /// The pipeline of operation `key` for `sig`, when its memo does not hold it: from the
     /// shared cache, or created. Stores it in the operation's memo and returns its id.
     #[cold]
