@@ -38,6 +38,19 @@ pub struct WritePlan {
     nodes: Box<[Node]>,
     root: u32,
     tail: Option<RuntimeArray>,
+    /// For a fixed-size struct: per member (declaration order), the member as one tight run
+    /// of 32-bit numbers, when it is one (a scalar, vector, tight matrix or tight array of
+    /// them). A partial value made only of such members in their own representation packs
+    /// as checked copies ([`WritePlan::pack_partial`]), without the interpreter.
+    flat_members: Option<Box<[Option<FlatMember>]>>,
+}
+
+/// One struct member that is a tight run of `count` numbers of type `scalar` at `offset`.
+#[derive(Clone, Copy, Debug)]
+struct FlatMember {
+    offset: u32,
+    scalar: ScalarType,
+    count: u32,
 }
 
 #[derive(Debug)]
@@ -108,11 +121,30 @@ impl WritePlan {
             memo: AHashMap::default(),
         };
         let root = b.node(&layout);
+        let flat_members = match (&b.nodes[root as usize].kind, layout.runtime_array()) {
+            (NodeKind::Struct { members, .. }, None) => Some(
+                members
+                    .iter()
+                    .map(|m| {
+                        let (scalar, count, tight) = b.flat_of(&b.nodes[m.node as usize])?;
+                        let word =
+                            matches!(scalar, ScalarType::F32 | ScalarType::I32 | ScalarType::U32);
+                        (tight && word).then_some(FlatMember {
+                            offset: m.offset,
+                            scalar,
+                            count: u32::try_from(count).ok()?,
+                        })
+                    })
+                    .collect(),
+            ),
+            _ => None,
+        };
         WritePlan {
             tail: layout.runtime_array(),
             layout,
             nodes: b.nodes.into_boxed_slice(),
             root,
+            flat_members,
         }
     }
 
@@ -193,7 +225,67 @@ impl WritePlan {
         dst: &mut [u8],
         ctx: &PackContext<'_>,
     ) -> Result<usize, SetError> {
+        if let Some(end) = self.pack_flat(value, dst) {
+            return Ok(end);
+        }
         self.run(value, dst, true, ctx)
+    }
+
+    /// The copy path of [`pack_partial`](Self::pack_partial): a struct value of at most eight
+    /// distinct members, each a tight run of numbers given in its own representation and count
+    /// (`F32s` of 16 for a `mat4x4<f32>`). Every member is checked before any byte is written;
+    /// `None` when anything else is given (the interpreter then packs, or reports the error).
+    #[inline]
+    fn pack_flat(&self, value: &Value, dst: &mut [u8]) -> Option<usize> {
+        const MAX: usize = 8;
+        let flat = self.flat_members.as_deref()?;
+        let Value::Struct(fields) = value else {
+            return None;
+        };
+        let NodeKind::Struct { members, gaps, .. } = &self.nodes.get(self.root as usize)?.kind
+        else {
+            return None;
+        };
+        if fields.is_empty() || fields.len() > MAX {
+            return None;
+        }
+        let mut runs: [(usize, &[u8]); MAX] = [(0, &[]); MAX];
+        let mut seen = 0u64;
+        for ((name, field), run) in fields.iter().zip(runs.iter_mut()) {
+            let i = members.iter().position(|m| *m.name == **name)?;
+            if i >= 64 || seen & (1 << i) != 0 {
+                return None;
+            }
+            seen |= 1 << i;
+            let m = (*flat.get(i)?)?;
+            let count = m.count as usize;
+            let bytes: &[u8] = match (field, m.scalar) {
+                (Value::F32s(v), ScalarType::F32) if v.len() == count => bytemuck::cast_slice(v),
+                (Value::I32s(v), ScalarType::I32) if v.len() == count => bytemuck::cast_slice(v),
+                (Value::U32s(v), ScalarType::U32) if v.len() == count => bytemuck::cast_slice(v),
+                (Value::F32(x), ScalarType::F32) if count == 1 => bytemuck::bytes_of(x),
+                (Value::I32(x), ScalarType::I32) if count == 1 => bytemuck::bytes_of(x),
+                (Value::U32(x), ScalarType::U32) if count == 1 => bytemuck::bytes_of(x),
+                _ => return None,
+            };
+            *run = (m.offset as usize, bytes);
+        }
+        if dst.len() < self.layout.size as usize {
+            return None;
+        }
+        let mut end = 0;
+        for &(offset, bytes) in &runs[..fields.len()] {
+            dst.get_mut(offset..offset + bytes.len())?
+                .copy_from_slice(bytes);
+            end = end.max(offset + bytes.len());
+        }
+        // Padding reads as zero, as the interpreter leaves it.
+        for &(start, len) in gaps.iter() {
+            if let Some(gap) = dst.get_mut(start as usize..(start + len) as usize) {
+                gap.fill(0);
+            }
+        }
+        Some(end)
     }
 
     /// Packs one member of a struct type (by index, e.g. [`MemberRef::member_index`] from the
@@ -1371,6 +1463,56 @@ impl PlanBuilder {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The copy path of `pack_partial` writes what the interpreter writes, and leaves what it
+    /// cannot take (wrong counts, types, unknown or repeated names) to it.
+    #[test]
+    fn flat_partial_values_pack_as_the_interpreter_does() {
+        let shader = crate::Shader::new(
+            "flat",
+            "struct S { m: mat4x4f, c: vec4f, g: f32, n: u32, p: vec3f, q: mat3x3f }
+             @group(0) @binding(0) var<uniform> s: S;
+             @vertex fn vs_main() -> @builtin(position) vec4f { return s.m[0] + s.c; }",
+        )
+        .unwrap();
+        let plan = shader.binding("s").unwrap().plan.clone().unwrap();
+        assert!(plan.flat_members.is_some());
+        let cx = PackContext::new("flat", "s");
+        let m: Vec<f32> = (0..16).map(|i| i as f32 * 0.5).collect();
+        let cases = [
+            Value::Struct(vec![("m".into(), Value::from(m.clone()))]),
+            Value::Struct(vec![
+                ("g".into(), Value::F32(3.5)),
+                ("c".into(), Value::from([1.0f32, 2.0, 3.0, 4.0])),
+                ("n".into(), Value::U32(7)),
+                ("p".into(), Value::from([9.0f32, 8.0, 7.0])),
+            ]),
+            // Not copies: the interpreter decides (a converted integer, a padded matrix, a
+            // wrong count, an unknown name, a repeated one).
+            Value::Struct(vec![("n".into(), Value::F32(2.0))]),
+            Value::Struct(vec![("q".into(), Value::from([1.0f32; 9]))]),
+            Value::Struct(vec![("c".into(), Value::from([1.0f32; 3]))]),
+            Value::Struct(vec![("x".into(), Value::F32(1.0))]),
+            Value::Struct(vec![
+                ("g".into(), Value::F32(1.0)),
+                ("g".into(), Value::F32(2.0)),
+            ]),
+        ];
+        for (k, value) in cases.iter().enumerate() {
+            let base: Vec<u8> = (0..plan.size()).map(|i| i as u8).collect();
+            let (mut fast, mut slow) = (base.clone(), base.clone());
+            let a = plan.pack_partial(value, &mut fast, &cx);
+            let b = plan.run(value, &mut slow, true, &cx);
+            assert_eq!(a.is_ok(), b.is_ok(), "case {k}");
+            assert_eq!(a.err(), b.err(), "case {k}");
+            assert_eq!(fast, slow, "case {k}");
+            assert_eq!(
+                plan.pack_flat(value, &mut base.clone()).is_some(),
+                k < 2,
+                "case {k}"
+            );
+        }
+    }
 
     #[test]
     fn f16_conversion_round_trips_and_rounds_to_even() {
