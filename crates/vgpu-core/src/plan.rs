@@ -45,6 +45,30 @@ pub struct WritePlan {
     flat_members: Option<Box<[Option<FlatMember>]>>,
 }
 
+/// Member `name` of a flat struct and the bytes `field` gives it, when that is a copy:
+/// `(member index, offset, bytes)`.
+#[inline(always)]
+fn flat_run<'v>(
+    members: &[PlanMember],
+    flat: &[Option<FlatMember>],
+    name: &str,
+    field: &'v Value,
+) -> Option<(usize, usize, &'v [u8])> {
+    let i = members.iter().position(|m| *m.name == *name)?;
+    let m = (*flat.get(i)?)?;
+    let count = m.count as usize;
+    let bytes: &[u8] = match (field, m.scalar) {
+        (Value::F32s(v), ScalarType::F32) if v.len() == count => bytemuck::cast_slice(v),
+        (Value::I32s(v), ScalarType::I32) if v.len() == count => bytemuck::cast_slice(v),
+        (Value::U32s(v), ScalarType::U32) if v.len() == count => bytemuck::cast_slice(v),
+        (Value::F32(x), ScalarType::F32) if count == 1 => bytemuck::bytes_of(x),
+        (Value::I32(x), ScalarType::I32) if count == 1 => bytemuck::bytes_of(x),
+        (Value::U32(x), ScalarType::U32) if count == 1 => bytemuck::bytes_of(x),
+        _ => return None,
+    };
+    Some((i, m.offset as usize, bytes))
+}
+
 /// One struct member that is a tight run of `count` numbers of type `scalar` at `offset`.
 #[derive(Clone, Copy, Debug)]
 struct FlatMember {
@@ -237,7 +261,6 @@ impl WritePlan {
     /// `None` when anything else is given (the interpreter then packs, or reports the error).
     #[inline]
     fn pack_flat(&self, value: &Value, dst: &mut [u8]) -> Option<usize> {
-        const MAX: usize = 8;
         let flat = self.flat_members.as_deref()?;
         let Value::Struct(fields) = value else {
             return None;
@@ -246,35 +269,21 @@ impl WritePlan {
         else {
             return None;
         };
-        if fields.is_empty() || fields.len() > MAX {
+        if fields.is_empty() || fields.len() > 8 || dst.len() < self.layout.size as usize {
             return None;
         }
-        let mut runs: [(usize, &[u8]); MAX] = [(0, &[]); MAX];
+        // Check every member (names distinct, each a copy), then write.
         let mut seen = 0u64;
-        for ((name, field), run) in fields.iter().zip(runs.iter_mut()) {
-            let i = members.iter().position(|m| *m.name == **name)?;
+        for (name, field) in fields {
+            let (i, _, _) = flat_run(members, flat, name, field)?;
             if i >= 64 || seen & (1 << i) != 0 {
                 return None;
             }
             seen |= 1 << i;
-            let m = (*flat.get(i)?)?;
-            let count = m.count as usize;
-            let bytes: &[u8] = match (field, m.scalar) {
-                (Value::F32s(v), ScalarType::F32) if v.len() == count => bytemuck::cast_slice(v),
-                (Value::I32s(v), ScalarType::I32) if v.len() == count => bytemuck::cast_slice(v),
-                (Value::U32s(v), ScalarType::U32) if v.len() == count => bytemuck::cast_slice(v),
-                (Value::F32(x), ScalarType::F32) if count == 1 => bytemuck::bytes_of(x),
-                (Value::I32(x), ScalarType::I32) if count == 1 => bytemuck::bytes_of(x),
-                (Value::U32(x), ScalarType::U32) if count == 1 => bytemuck::bytes_of(x),
-                _ => return None,
-            };
-            *run = (m.offset as usize, bytes);
-        }
-        if dst.len() < self.layout.size as usize {
-            return None;
         }
         let mut end = 0;
-        for &(offset, bytes) in &runs[..fields.len()] {
+        for (name, field) in fields {
+            let (_, offset, bytes) = flat_run(members, flat, name, field)?;
             dst.get_mut(offset..offset + bytes.len())?
                 .copy_from_slice(bytes);
             end = end.max(offset + bytes.len());

@@ -112,6 +112,16 @@ pub(crate) struct FastGroup {
 }
 
 impl FastGroup {
+    /// The group on its current page (`other == false`) or its other page, with its id.
+    #[inline(always)]
+    pub(crate) fn chosen(&self, other: bool) -> Option<(&wgpu::BindGroup, u64)> {
+        if other {
+            self.other_group.as_ref().map(|g| (g, self.other_group_id))
+        } else {
+            self.group.as_ref().map(|g| (g, self.group_id))
+        }
+    }
+
     /// Makes the other page's group the current one.
     #[inline]
     pub(crate) fn swap_pages(&mut self) {

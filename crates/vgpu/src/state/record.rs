@@ -15,7 +15,7 @@ use vgpu_bind::{BindEntry, BindGroupId, BindingStore, ResourceKey};
 use vgpu_uniforms::{BufferKey, OwnerKey, SlotRef, UniformEngine};
 
 use super::State;
-use super::memo::{CachedGroup, FAST_GROUPS, FastRecord, MEMO_VALUES, PageGroup};
+use super::memo::{CachedGroup, FAST_GROUPS, FastGroup, FastRecord, MEMO_VALUES, PageGroup};
 use super::operation::{BindingContent, GroupState, NO_DYNAMIC_OFFSET, OpKey, Operation};
 use super::program::Program;
 use super::resources::HeldResource;
@@ -231,48 +231,27 @@ impl State {
         if fast.valid_epoch != epoch || fast.signature_id != signature_id {
             return false;
         }
-        // A stale group takes the slot another draw of this pass resolved its owner to, at the
-        // same stamp and for the same bind group (a shared camera after a set); else resolves.
+        // Every group's memoized slot holds while its owner's stamp does; a group whose owner
+        // another draw of this pass resolved at the current stamp (a shared camera after a set)
+        // reads that slot, on its page or its other page, without writing it back. Anything
+        // else catches up out of line. Unrolled: a fast record has at most two groups.
         let stamps = engine.stamps();
         let n = fast.groups_len;
-        let mut current = true;
-        for gi in 0..FAST_GROUPS {
-            if gi < usize::from(n) {
-                let g = &mut fast.groups[gi];
-                let stamp = stamps.get(g.stamp_slot as usize).copied();
-                if stamp != Some(g.stamp) {
-                    let c = &bound.resolved[gi];
-                    if stamp == Some(c.stamp) && c.stamp_slot == g.stamp_slot {
-                        if c.group_id != g.group_id
-                            && c.group_id == g.other_group_id
-                            && g.other_group.is_some()
-                        {
-                            g.swap_pages();
-                        }
-                        if c.group_id == g.group_id {
-                            g.offset = c.offset;
-                            g.stamp = c.stamp;
-                        } else {
-                            current = false;
-                        }
-                    } else {
-                        current = false;
-                    }
+        let [g0, g1] = &fast.groups;
+        let fresh = n == 0
+            || (stamps.get(g0.stamp_slot as usize) == Some(&g0.stamp)
+                && (n == 1 || stamps.get(g1.stamp_slot as usize) == Some(&g1.stamp)));
+        if fresh {
+            if n > 0 {
+                let Some(group) = &g0.group else { return false };
+                set_single(rec, bound, 0, g0.group_id, group, g0.offset);
+                if n > 1 {
+                    let Some(group) = &g1.group else { return false };
+                    set_single(rec, bound, 1, g1.group_id, group, g1.offset);
                 }
             }
-        }
-        if !current && !resolve_moved_values(fast, engine, &mut bound.resolved) {
+        } else if !set_stale_groups(fast, engine, rec, bound) {
             return false;
-        }
-        // Unrolled for the (at most two) groups of a fast record.
-        let [g0, g1] = &fast.groups;
-        if n > 0 {
-            let Some(group) = &g0.group else { return false };
-            set_single(rec, bound, 0, g0.group_id, group, g0.offset);
-            if n > 1 {
-                let Some(group) = &g1.group else { return false };
-                set_single(rec, bound, 1, g1.group_id, group, g1.offset);
-            }
         }
         if bound.pipeline != fast.pipeline_id {
             let Some(p) = &fast.pipeline else {
@@ -400,6 +379,106 @@ impl State {
         };
         record_groups(op, engine, bind, page_resources, rec, bound)
     }
+}
+
+/// The groups of a fast record when one is stale (its owner's stamp moved): a group whose owner
+/// another draw of this pass resolved at the current stamp (a shared camera after a set) binds
+/// that slot, on its page or its other page, without writing it back into the record; anything
+/// else catches up (`catch_up_groups`). `false`: the full path must run.
+#[inline(always)]
+fn set_stale_groups<R: Recorder>(
+    fast: &mut FastRecord,
+    engine: &mut UniformEngine,
+    rec: &mut R,
+    bound: &mut PassBindings,
+) -> bool {
+    let n = fast.groups_len;
+    let stamps = engine.stamps();
+    let [r0, r1] = &bound.resolved;
+    let [g0, g1] = &fast.groups;
+    let shared = match (pick_slot(g0, stamps, r0), n == 1) {
+        (Some(p0), true) => Some([p0, (false, 0)]),
+        (Some(p0), false) => pick_slot(g1, stamps, r1).map(|p1| [p0, p1]),
+        (None, _) => None,
+    };
+    let picked = match shared {
+        Some(picked) => picked,
+        None => {
+            if !catch_up_groups(fast, engine, &mut bound.resolved) {
+                return false;
+            }
+            [
+                (false, fast.groups[0].offset),
+                (false, fast.groups[1].offset),
+            ]
+        }
+    };
+    for (gi, (g, (other, offset))) in fast.groups.iter().zip(picked).enumerate() {
+        if gi >= usize::from(n) {
+            break;
+        }
+        let Some((group, id)) = g.chosen(other) else {
+            return false;
+        };
+        set_single(rec, bound, gi, id, group, offset);
+    }
+    true
+}
+
+/// Where a fast group's value is in this pass without resolving: `(other page, offset)`. Its
+/// memoized slot while the owner's stamp holds; else the slot another draw of this pass resolved
+/// the same owner to at the current stamp, if that slot's page is one of the group's two pages.
+#[inline(always)]
+fn pick_slot(g: &FastGroup, stamps: &[u64], shared: &ResolvedValue) -> Option<(bool, u32)> {
+    let stamp = *stamps.get(g.stamp_slot as usize)?;
+    if stamp == g.stamp {
+        return Some((false, g.offset));
+    }
+    if stamp != shared.stamp || shared.stamp_slot != g.stamp_slot {
+        return None;
+    }
+    if shared.group_id == g.group_id {
+        Some((false, shared.offset))
+    } else if shared.group_id == g.other_group_id && g.other_group.is_some() {
+        Some((true, shared.offset))
+    } else {
+        None
+    }
+}
+
+/// The stale groups of a fast record catch up: a group whose owner another draw of this pass
+/// resolved at the same stamp, for the same bind group, takes that slot (a shared camera after a
+/// set; a value alternating between two pages swaps to the other page's group); the others
+/// resolve (`resolve_moved_values`). `false`: the full path must run.
+#[inline(never)]
+fn catch_up_groups(
+    fast: &mut FastRecord,
+    engine: &mut UniformEngine,
+    resolved: &mut [ResolvedValue; FAST_GROUPS],
+) -> bool {
+    let stamps = engine.stamps();
+    let n = usize::from(fast.groups_len).min(FAST_GROUPS);
+    let mut current = true;
+    for (g, c) in fast.groups[..n].iter_mut().zip(resolved.iter()) {
+        let stamp = stamps.get(g.stamp_slot as usize).copied();
+        if stamp == Some(g.stamp) {
+            continue;
+        }
+        if stamp != Some(c.stamp) || c.stamp_slot != g.stamp_slot {
+            current = false;
+            continue;
+        }
+        if c.group_id != g.group_id && c.group_id == g.other_group_id && g.other_group.is_some() {
+            g.swap_pages();
+        }
+        if c.group_id == g.group_id {
+            g.offset = c.offset;
+            g.stamp = c.stamp;
+        } else {
+            current = false;
+        }
+    }
+    current || resolve_moved_values(fast, engine, resolved)
 }
 
 /// Resolves again each group's owner of a fast record whose stamp moved, and memoizes the offset
