@@ -12,6 +12,7 @@ mod backend_unknown;
 mod regression;
 mod tier1_device_errors;
 mod tier1_foreign_gpu;
+mod tier1_many_buffers;
 mod tier1_memo_invalidation;
 mod tier1_set_errors;
 mod tier1_typed_values;
