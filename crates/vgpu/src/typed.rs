@@ -19,6 +19,24 @@
 //! use vgpu::Uniform as _;
 //! assert_eq!(<Light as vgpu::Uniform>::SIZE, 32);
 //! ```
+//!
+//! The derive takes structs with named fields (they are matched to WGSL members by name) and no
+//! generic parameters, whose fields are all `Uniform`; anything else does not compile:
+//!
+//! ```compile_fail
+//! #[derive(vgpu::Uniform)]
+//! struct Pair(f32, f32); // tuple struct: no names to match
+//! ```
+//!
+//! ```compile_fail
+//! #[derive(vgpu::Uniform)]
+//! struct Wrapper<T> { value: T } // generic
+//! ```
+//!
+//! ```compile_fail
+//! #[derive(vgpu::Uniform)]
+//! struct Flags { enabled: bool } // `bool` is not host-shareable in WGSL
+//! ```
 
 use std::any::TypeId;
 
