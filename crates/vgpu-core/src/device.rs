@@ -378,6 +378,26 @@ impl GpuContext {
         }
     }
 
+    /// Opens ONE validation error scope around several wgpu calls (a frame's
+    /// `CommandEncoder::finish`, uploads and `Queue::submit`), closed by
+    /// [`ValidationScope::pop`]. [`scoped`](Self::scoped) pushes three scopes (validation,
+    /// out-of-memory, internal) and wgpu boxes one future per pop: this costs one push and one
+    /// pop (one allocation), so a frame can afford it. Out-of-memory and internal errors raised
+    /// inside it are not caught: they reach the uncaptured-error log (and the device's handler),
+    /// as any error outside a scope does.
+    ///
+    /// Error scopes are per thread: pop the scope on the thread that pushed it (the guard is
+    /// neither `Send` nor `Sync`). On the browser's WebGPU nothing is pushed (see
+    /// [`scoped`](Self::scoped)).
+    pub fn validation_scope(&self) -> ValidationScope {
+        if self.adapter_info.backend == wgpu::Backend::BrowserWebGpu {
+            return ValidationScope { guard: None };
+        }
+        ValidationScope {
+            guard: Some(self.device.push_error_scope(wgpu::ErrorFilter::Validation)),
+        }
+    }
+
     /// Creates a buffer (counted, validated).
     pub fn create_buffer(
         &self,
@@ -588,6 +608,61 @@ impl GpuContext {
     }
 }
 
+/// One validation error scope spanning several wgpu calls; see
+/// [`GpuContext::validation_scope`]. Dropping it unpopped releases the scope and discards what it
+/// caught.
+#[must_use = "pop the scope to learn whether the calls inside it failed"]
+#[derive(Debug)]
+pub struct ValidationScope {
+    guard: Option<wgpu::ErrorScopeGuard>,
+}
+
+impl ValidationScope {
+    /// Closes the scope: `Ok` when wgpu reported nothing inside it, else the first error it
+    /// reported as [`DeviceError::Validation`] with wgpu's description and `label`.
+    ///
+    /// The error names the operation that failed. `operations` pairs the name wgpu gives each
+    /// call in its descriptions (they begin with `In <name>`: `a CommandEncoder` for
+    /// `CommandEncoder::finish`, `Queue::submit`, …) with the operation vgpu's error names; an
+    /// error naming none of them is the last operation's.
+    pub fn pop(
+        self,
+        label: Option<&str>,
+        operations: &[(&str, &'static str)],
+    ) -> Result<(), DeviceError> {
+        let Some(guard) = self.guard else {
+            return Ok(());
+        };
+        // wgpu-core resolves error scopes synchronously: this never waits.
+        let Some(error) = crate::wait::block_on("pop_error_scope", "the async form", guard.pop())?
+        else {
+            return Ok(());
+        };
+        let text = match &error {
+            wgpu::Error::Validation { description, .. }
+            | wgpu::Error::Internal { description, .. } => description.clone(),
+            wgpu::Error::OutOfMemory { source } => source.to_string(),
+        };
+        let operation = named_operation(&text, operations)
+            .or(operations.last().map(|&(_, op)| op))
+            .unwrap_or("wgpu call");
+        Err(DeviceError::from_wgpu(operation, label, error))
+    }
+}
+
+/// The operation of the first of `operations` whose wgpu name `text` gives as wgpu does
+/// (`In <name>`, then the end of the line or `,`).
+fn named_operation(text: &str, operations: &[(&str, &'static str)]) -> Option<&'static str> {
+    operations.iter().find_map(|&(name, operation)| {
+        text.match_indices(name)
+            .any(|(at, _)| {
+                let after = &text[at + name.len()..];
+                text[..at].ends_with("In ") && (after.is_empty() || after.starts_with(['\n', ',']))
+            })
+            .then_some(operation)
+    })
+}
+
 /// The result of one `map_async`, and the waker of the future waiting for it.
 #[derive(Default)]
 struct MapSlot {
@@ -638,5 +713,62 @@ impl Drop for MapDone {
     fn drop(&mut self) {
         self.0
             .complete(Err("the map callback never ran".to_owned()));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_error_is_attributed_to_the_operation_wgpu_names() {
+        let text =
+            "Validation Error\n\nCaused by:\n  In Queue::submit\n    Buffer 'b' is destroyed\n";
+        let ops = [
+            ("a CommandEncoder", "CommandEncoder::finish"),
+            ("Queue::write_buffer", "Queue::write_buffer"),
+            ("Queue::submit", "Queue::submit"),
+        ];
+        assert_eq!(named_operation(text, &ops), Some("Queue::submit"));
+        let text = "Validation Error\n\nCaused by:\n  In a CommandEncoder, label = 'f'\n";
+        assert_eq!(named_operation(text, &ops), Some("CommandEncoder::finish"));
+        // A name not preceded by "In ", or followed by more of a longer name, is not the call.
+        assert_eq!(named_operation("after Queue::submit\n", &ops), None);
+        assert_eq!(named_operation("In Queue::submit_later\n", &ops), None);
+    }
+
+    #[test]
+    fn one_validation_scope_catches_the_first_error_inside_it() {
+        let ctx = GpuContext::noop();
+        let ok = ctx.validation_scope();
+        assert!(
+            ok.pop(Some("nothing"), &[("Queue::submit", "Queue::submit")])
+                .is_ok()
+        );
+        let scope = ctx.validation_scope();
+        // MAP_READ with anything but COPY_DST is invalid: wgpu reports it in the scope.
+        let _ = ctx.device().create_buffer(&wgpu::BufferDescriptor {
+            label: Some("bad"),
+            size: 16,
+            usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::UNIFORM,
+            mapped_at_creation: false,
+        });
+        let e = scope
+            .pop(
+                Some("scoped"),
+                &[
+                    ("Device::create_buffer", "create_buffer"),
+                    ("Queue::submit", "Queue::submit"),
+                ],
+            )
+            .expect_err("the invalid buffer is caught");
+        let DeviceError::Validation {
+            operation, label, ..
+        } = &e
+        else {
+            panic!("{e}");
+        };
+        assert_eq!((*operation, label.as_str()), ("create_buffer", "scoped"));
+        assert!(ctx.take_uncaptured_errors().is_empty());
     }
 }

@@ -46,13 +46,30 @@ impl<'t> From<&'t Surface> for PassTarget<'t> {
     }
 }
 
+/// The label of a [`PassDesc`] that was not given one.
+const DEFAULT_PASS_LABEL: &str = "pass";
+
+/// The label vgpu's frame errors name (`VGPU-DEVICE-VALIDATION: CommandEncoder::finish "vgpu
+/// frame" …`). Not given to wgpu: wgpu copies an encoder's label into two `String`s.
+const FRAME_LABEL: &str = "vgpu frame";
+
+/// What a frame's one error scope covers, in order: the name wgpu gives each call in its errors,
+/// and the operation vgpu's error names (an error naming none of them is the submit's).
+const FRAME_OPERATIONS: [(&str, &str); 3] = [
+    ("a CommandEncoder", "CommandEncoder::finish"),
+    ("Queue::write_buffer", "Queue::write_buffer"),
+    ("Queue::submit", "Queue::submit"),
+];
+
 /// Describes a render pass. `From<&Target>` and `From<&Surface>` clear color to transparent
 /// black and depth to 1.
 #[derive(Clone, Debug)]
 pub struct PassDesc<'t> {
     /// What the pass renders into.
     pub target: PassTarget<'t>,
-    /// Label (shows in GPU timings and wgpu messages).
+    /// Label, shown in GPU timings; given to wgpu (and so in its messages) unless it is the
+    /// default `"pass"` (wgpu copies a pass's label into two `String`s: the default one costs
+    /// nothing).
     pub label: &'t str,
     /// Clear color (`None` keeps the target's contents).
     pub clear: Option<[f64; 4]>,
@@ -69,7 +86,7 @@ impl<'t> PassDesc<'t> {
     pub fn new(target: impl Into<PassTarget<'t>>) -> Self {
         PassDesc {
             target: target.into(),
-            label: "pass",
+            label: DEFAULT_PASS_LABEL,
             clear: Some([0.0, 0.0, 0.0, 0.0]),
             clear_depth: Some(1.0),
             viewport: None,
@@ -191,9 +208,7 @@ impl Gpu {
         let encoder = self
             .ctx
             .device()
-            .create_command_encoder(&wgpu::CommandEncoderDescriptor {
-                label: Some("vgpu frame"),
-            });
+            .create_command_encoder(&wgpu::CommandEncoderDescriptor { label: None });
         self.open_frame(FrameEncoder::Own(Some(encoder)))
     }
 
@@ -202,13 +217,18 @@ impl Gpu {
         let before = self.ctx.stats().snapshot();
         // GPU timings need vgpu's own submit (their read-back is mapped after it).
         let timed = matches!(encoder, FrameEncoder::Own(_));
-        let timer = self.with_state(|st| -> Result<_> {
+        let (timer, labels) = self.with_state(|st| -> Result<_> {
             if st.engine.open_submission().is_some() {
                 return Err(FrameError::AlreadyOpen.into());
             }
             st.engine.begin_submission()?;
             st.begin_frame_index();
-            Ok(if timed { st.timer_begin_frame() } else { None })
+            let timer = if timed { st.timer_begin_frame() } else { None };
+            let labels = match timer {
+                Some(_) => st.timer_take_labels(),
+                None => TimedPasses::default(),
+            };
+            Ok((timer, labels))
         })?;
         Ok(Frame {
             gpu: self,
@@ -216,7 +236,7 @@ impl Gpu {
             start,
             before,
             timer,
-            timed: TimedPasses::new(),
+            timed: labels,
             open: true,
             acquired: SmallVec::new(),
             skipped: None,
@@ -297,7 +317,7 @@ impl<'g> Frame<'g> {
         };
         let timestamp_index = match &self.timer {
             Some(_) if self.timed.len() < MAX_TIMED_PASSES => {
-                self.timed.push(desc.label.to_owned());
+                self.timed.push(desc.label);
                 Some((self.timed.len() - 1) as u32)
             }
             _ => None,
@@ -424,8 +444,9 @@ impl<'g> Frame<'g> {
     ) -> Result<()> {
         let gpu = self.gpu;
         let encoder = self.encoder();
+        // Unlabelled: wgpu would copy a label into two `String`s per pass.
         let cpass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
-            label: Some("vgpu compute"),
+            label: None,
             timestamp_writes: None,
         });
         let mut pass = ComputePass {
@@ -443,54 +464,52 @@ impl<'g> Frame<'g> {
     /// Finishes encoding, uploads what changed, submits, presents the window textures its passes
     /// acquired. Returns the frame's report. In [`Gpu::frame_in`], uploads only: the app
     /// finishes and submits its encoder.
+    ///
+    /// Finishing, uploading and submitting run in one wgpu validation error scope: a validation
+    /// error of any of them fails the submit with `VGPU-DEVICE-VALIDATION`, naming the call wgpu
+    /// attributes it to (`CommandEncoder::finish`, `Queue::write_buffer` or `Queue::submit`).
+    /// The values the frame bound are uploaded even then (they are the owners' current bytes).
     pub fn submit(mut self) -> Result<FrameReport> {
         self.open = false;
         let gpu = self.gpu;
         let timed = std::mem::take(&mut self.timed);
         let acquired = std::mem::take(&mut self.acquired);
-        let (submit, ring) = match std::mem::replace(&mut self.encoder, FrameEncoder::Own(None)) {
-            FrameEncoder::Own(encoder) => {
-                let mut encoder = encoder.unwrap_or_else(|| {
-                    gpu.ctx.device().create_command_encoder(&Default::default())
-                });
-                let ring = gpu.with_state(|st| st.timer_resolve(&mut encoder, timed.len() as u32));
-                for a in &acquired {
-                    copy_for_capture(&mut encoder, a);
-                }
-                let finished = gpu
-                    .ctx
-                    .scoped("CommandEncoder::finish", Some("vgpu frame"), |_| {
-                        encoder.finish()
+        // One validation error scope for the whole submission (finish, uploads, submit): one
+        // push and one pop per frame; an error names the call wgpu attributes it to.
+        let (commands, ring, scope) =
+            match std::mem::replace(&mut self.encoder, FrameEncoder::Own(None)) {
+                FrameEncoder::Own(encoder) => {
+                    let mut encoder = encoder.unwrap_or_else(|| {
+                        gpu.ctx.device().create_command_encoder(&Default::default())
                     });
-                (Some(finished), ring)
-            }
-            FrameEncoder::App(_) => (None, None),
-        };
+                    let ring =
+                        gpu.with_state(|st| st.timer_resolve(&mut encoder, timed.len() as u32));
+                    for a in &acquired {
+                        copy_for_capture(&mut encoder, a);
+                    }
+                    let scope = gpu.ctx.validation_scope();
+                    (Some(encoder.finish()), ring, Some(scope))
+                }
+                FrameEncoder::App(_) => (None, None, None),
+            };
         let encode = self.start.elapsed();
         let (submit_time, submitted) = gpu.with_state(|st| -> Result<_> {
-            let cmd = match submit {
-                Some(Ok(cmd)) => Some(cmd),
-                Some(Err(e)) => {
-                    st.engine.cancel_submission();
-                    st.after_submission();
-                    return Err(e.into());
-                }
-                None => None,
-            };
             let t = Instant::now();
             st.engine.finish_submission()?;
-            // Scoped: a resource destroyed after it was recorded fails here, with wgpu's
-            // description.
-            let submitted = match cmd {
-                Some(cmd) => gpu.ctx.scoped("Queue::submit", Some("vgpu frame"), |_| {
-                    gpu.ctx.submit([cmd]);
-                }),
+            if let Some(cmd) = commands {
+                gpu.ctx.submit([cmd]);
+            }
+            // A resource destroyed after it was recorded fails here, with wgpu's description.
+            let submitted = match scope {
+                Some(scope) => scope.pop(Some(FRAME_LABEL), &FRAME_OPERATIONS),
                 None => Ok(()),
             };
             let submit = t.elapsed();
             if submitted.is_ok() {
                 let frame_index = st.frame_index();
                 st.timer_after_submit(ring, timed, frame_index);
+            } else {
+                st.timer_give_back_labels(timed);
             }
             st.after_submission();
             Ok((submit, submitted))
@@ -528,9 +547,11 @@ impl<'g> Frame<'g> {
         self.open = false;
         self.encoder = FrameEncoder::Own(None);
         self.acquired.clear();
+        let labels = std::mem::take(&mut self.timed);
         self.gpu.with_state(|st| {
             st.engine.cancel_submission();
             st.after_submission();
+            st.timer_give_back_labels(labels);
         });
     }
 }
@@ -637,7 +658,7 @@ fn begin_render_pass<'e>(
         });
     let color_attachments = [color];
     let mut rpass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
-        label: Some(desc.label),
+        label: (desc.label != DEFAULT_PASS_LABEL).then_some(desc.label),
         color_attachments: if color_attachments[0].is_some() {
             &color_attachments
         } else {

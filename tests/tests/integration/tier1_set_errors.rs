@@ -1003,8 +1003,9 @@ fn members_and_blocks_that_do_not_fit_are_rejected() {
 }
 
 /// A buffer destroyed after a draw using it was recorded, before the frame is submitted: wgpu
-/// rejects the whole submission (an uncaptured validation error at `Queue::submit`), yet
-/// `Frame::submit` returns `Ok` and nothing of the frame executes.
+/// rejects the whole submission, and `Frame::submit` returns the validation error, caught by the
+/// frame's one error scope and attributed to `Queue::submit` with the frame's label and wgpu's
+/// description (which names the buffer); nothing reaches the uncaptured-error log.
 #[test]
 fn a_buffer_destroyed_between_record_and_submit_fails_the_submit() {
     on_each_gpu(|gpu| {
@@ -1020,9 +1021,42 @@ fn a_buffer_destroyed_between_record_and_submit_fails_the_submit() {
             Ok(())
         });
         let uncaptured = gpu.take_uncaptured_errors();
-        let e = result.expect_err("the submission cannot execute");
-        assert!(e.to_string().contains("destroyed mid-frame"), "{e}");
+        let e = assert_code(result, "VGPU-DEVICE-VALIDATION");
+        let message = e.to_string();
+        assert!(message.contains("destroyed mid-frame"), "{e}");
+        assert!(
+            message.starts_with("VGPU-DEVICE-VALIDATION: Queue::submit \"vgpu frame\""),
+            "{e}"
+        );
         assert!(uncaptured.is_empty(), "{uncaptured:?}");
+    });
+}
+
+/// A raw command wgpu rejects (recorded through `Frame::encoder`) fails the frame at
+/// `CommandEncoder::finish`: the frame's one error scope catches it and the error names that
+/// call, not the submit that follows it in the same scope; the next frame is unaffected.
+#[test]
+fn a_rejected_raw_command_fails_the_frame_at_finish() {
+    on_each_gpu(|gpu| {
+        let (draw, target) = probe_ready(gpu);
+        let buffer = params_buffer(gpu, "cleared badly", [1.0; 4]);
+        let result = gpu.frame(|f| {
+            f.pass(&target, |p| p.draw(&draw))?;
+            // Offset 3 is not a multiple of 4: rejected when the encoder is finished.
+            f.encoder().clear_buffer(buffer.raw(), 3, None);
+            Ok(())
+        });
+        let e = assert_code(result, "VGPU-DEVICE-VALIDATION");
+        assert!(
+            e.to_string()
+                .starts_with("VGPU-DEVICE-VALIDATION: CommandEncoder::finish \"vgpu frame\""),
+            "{e}"
+        );
+        assert!(gpu.take_uncaptured_errors().is_empty());
+        gpu.frame(|f| f.pass(&target, |p| p.draw(&draw)))
+            .expect("the next frame");
+        assert!(gpu.take_uncaptured_errors().is_empty());
+        assert_pixels(gpu, &target, PROBE_PIXEL, "after the failed frame");
     });
 }
 

@@ -89,6 +89,58 @@ fn gpu_pass_times_arrive_a_frame_or_two_late_where_timestamps_exist() {
     }
 }
 
+/// Pass labels are kept from frame to frame (their `String`s reused): the labels a report
+/// gives are those of the frame it timed, whatever the frames before used (other labels, longer
+/// or shorter, more or fewer passes, a cancelled frame in between).
+#[test]
+fn gpu_pass_labels_are_those_of_the_frame_they_time() {
+    let Some(gpu) = vgpu_tests::real_gpu() else {
+        return;
+    };
+    if !gpu.has_timestamps() {
+        return;
+    }
+    let target = gpu.target(8, 8).expect("target");
+    let labels_of = |i: u64| -> Vec<String> {
+        let passes = 1 + (i % 3) as usize;
+        (0..passes)
+            .map(|k| format!("{}{k}", "x".repeat((i % 4) as usize)))
+            .collect()
+    };
+    let mut labels_by_frame = std::collections::HashMap::new();
+    let mut checked = 0;
+    for i in 0..12u64 {
+        if i == 5 {
+            gpu.begin_frame().expect("frame").cancel();
+        }
+        let labels = labels_of(i);
+        let report = gpu
+            .frame(|f| {
+                for label in &labels {
+                    f.pass(vgpu::PassDesc::new(&target).label(label), |_| Ok(()))?;
+                }
+                Ok(())
+            })
+            .expect("frame");
+        gpu.wait_idle().expect("idle");
+        labels_by_frame.insert(report.index, labels);
+        if let (Some(passes), Some(timed)) = (&report.gpu_passes, report.gpu_frame_index) {
+            let got: Vec<&str> = passes.iter().map(|(l, _)| l.as_str()).collect();
+            assert_eq!(
+                got, labels_by_frame[&timed],
+                "frame {} reports {timed}",
+                report.index
+            );
+            checked += 1;
+        }
+    }
+    assert!(checked > 0, "no timings reported");
+    eprintln!(
+        "checked {checked} timed frames on {}",
+        gpu.adapter_info().name
+    );
+}
+
 /// A group with more uniform bindings than `max_dynamic_uniform_buffers_per_pipeline_layout`:
 /// those past the limit bind static groups per slot, still cached (0 bind groups when steady).
 #[test]

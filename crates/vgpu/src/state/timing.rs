@@ -10,8 +10,51 @@ use smallvec::SmallVec;
 
 use super::State;
 
-/// The labels of a frame's timed passes, in order.
-pub(crate) type TimedPasses = SmallVec<[String; 8]>;
+/// The labels of a frame's timed passes, in order. Recycled from frame to frame (a frame takes
+/// the set a ring slot gave back, see [`State::timer_take_labels`]): a label is copied into a
+/// `String` kept from an earlier frame, so steady frames allocate nothing for their labels.
+#[derive(Default)]
+pub(crate) struct TimedPasses {
+    /// The first `len` are this frame's labels; the rest are kept for their capacity.
+    labels: SmallVec<[String; 8]>,
+    len: usize,
+}
+
+impl TimedPasses {
+    /// Labels pushed since the last [`clear`](Self::clear).
+    pub(crate) fn len(&self) -> usize {
+        self.len
+    }
+
+    /// Appends `label`, reusing a kept `String` when there is one.
+    pub(crate) fn push(&mut self, label: &str) {
+        match self.labels.get_mut(self.len) {
+            Some(kept) => {
+                kept.clear();
+                kept.push_str(label);
+            }
+            None => self.labels.push(label.to_owned()),
+        }
+        self.len += 1;
+    }
+
+    /// Forgets the labels, keeping their `String`s for reuse.
+    pub(crate) fn clear(&mut self) {
+        self.len = 0;
+    }
+
+    /// Keeps whichever of `self` and `other` holds more `String`s for reuse.
+    fn keep_larger(&mut self, other: TimedPasses) {
+        if other.labels.len() > self.labels.len() {
+            *self = other;
+        }
+    }
+
+    /// The labels, in order.
+    fn as_slice(&self) -> &[String] {
+        &self.labels[..self.len]
+    }
+}
 
 /// Render passes timed per frame; later passes in the frame are not timed.
 pub(crate) const MAX_TIMED_PASSES: usize = 32;
@@ -33,6 +76,8 @@ pub(crate) struct GpuTimer {
     resolve: wgpu::Buffer,
     ring: Vec<RingSlot>,
     period_ns: f64,
+    /// Labels given back by a ring slot (or a frame that was not timed), for the next frame.
+    spare: TimedPasses,
 }
 
 impl GpuTimer {
@@ -68,7 +113,7 @@ impl GpuTimer {
             ring.push(RingSlot {
                 buffer,
                 state: Arc::new(AtomicU8::new(IDLE)),
-                labels: TimedPasses::new(),
+                labels: TimedPasses::default(),
                 frame: 0,
             });
         }
@@ -77,6 +122,7 @@ impl GpuTimer {
             resolve,
             ring,
             period_ns: f64::from(ctx.queue().get_timestamp_period()),
+            spare: TimedPasses::default(),
         })
     }
 }
@@ -97,42 +143,29 @@ impl State {
         }
         let _ = self.ctx.device().poll(wgpu::PollType::Poll);
         let timer = self.timer.as_mut()?;
-        let mut latest: Option<(u64, Vec<(String, Duration)>)> = None;
         for slot in &mut timer.ring {
             match slot.state.load(Ordering::Acquire) {
                 READY => {
-                    let n = slot.labels.len();
-                    let times: Vec<u64> = match slot.buffer.slice(..).get_mapped_range() {
-                        Ok(view) => bytemuck::pod_collect_to_vec::<u8, u64>(&view[..n * 16]),
-                        Err(_) => Vec::new(),
-                    };
+                    let newer = self
+                        .gpu_times
+                        .as_ref()
+                        .is_none_or(|(frame, _)| *frame < slot.frame);
+                    if newer {
+                        if let Ok(view) = slot.buffer.slice(..).get_mapped_range() {
+                            if view.len() >= 16 * slot.labels.len() {
+                                let times = self.gpu_times.get_or_insert_with(Default::default);
+                                store_pass_times(times, slot, &view, timer.period_ns);
+                            }
+                        }
+                    }
                     slot.buffer.unmap();
                     slot.state.store(IDLE, Ordering::Release);
-                    if times.len() == 2 * n && latest.as_ref().is_none_or(|(f, _)| *f < slot.frame)
-                    {
-                        let passes = slot
-                            .labels
-                            .drain(..)
-                            .enumerate()
-                            .map(|(i, label)| {
-                                let ticks = times[2 * i + 1].saturating_sub(times[2 * i]);
-                                (
-                                    label,
-                                    Duration::from_nanos((ticks as f64 * timer.period_ns) as u64),
-                                )
-                            })
-                            .collect();
-                        latest = Some((slot.frame, passes));
-                    }
                 }
                 FAILED => {
                     slot.state.store(IDLE, Ordering::Release);
                 }
                 _ => {}
             }
-        }
-        if let Some(l) = latest {
-            self.gpu_times = Some(l);
         }
         let free = timer
             .ring
@@ -161,18 +194,43 @@ impl State {
         Some(i)
     }
 
-    /// Maps the ring slot written by the frame just submitted.
+    /// The (empty) label set for a frame about to be timed: the one last given back, so its
+    /// `String`s are reused.
+    pub(crate) fn timer_take_labels(&mut self) -> TimedPasses {
+        let mut labels = self
+            .timer
+            .as_mut()
+            .map(|t| std::mem::take(&mut t.spare))
+            .unwrap_or_default();
+        labels.clear();
+        labels
+    }
+
+    /// Takes back the labels of a frame that was cancelled, untimed, or whose submit failed.
+    pub(crate) fn timer_give_back_labels(&mut self, labels: TimedPasses) {
+        if let Some(timer) = self.timer.as_mut() {
+            timer.spare.keep_larger(labels);
+        }
+    }
+
+    /// Maps the ring slot written by the frame just submitted; the slot's previous labels become
+    /// the spare set of the next frame.
     pub(crate) fn timer_after_submit(
         &mut self,
         ring: Option<usize>,
-        labels: TimedPasses,
+        mut labels: TimedPasses,
         frame: u64,
     ) {
-        let (Some(i), Some(timer)) = (ring, self.timer.as_mut()) else {
+        let Some(timer) = self.timer.as_mut() else {
+            return;
+        };
+        let Some(i) = ring else {
+            timer.spare.keep_larger(labels);
             return;
         };
         let slot = &mut timer.ring[i];
-        slot.labels = labels;
+        std::mem::swap(&mut slot.labels, &mut labels);
+        timer.spare = labels;
         slot.frame = frame;
         slot.state.store(PENDING, Ordering::Release);
         let state = slot.state.clone();
@@ -181,5 +239,40 @@ impl State {
             .map_async(wgpu::MapMode::Read, move |r| {
                 state.store(if r.is_ok() { READY } else { FAILED }, Ordering::Release);
             });
+    }
+}
+
+/// Writes the pass times of `slot` (its labels, the timestamps in its mapped `view`) into
+/// `times`, reusing its `Vec` and `String`s. Leaves `times` as it was if the view is too short
+/// (callers check first).
+fn store_pass_times(
+    times: &mut (u64, Vec<(String, Duration)>),
+    slot: &RingSlot,
+    view: &[u8],
+    period_ns: f64,
+) {
+    let labels = slot.labels.as_slice();
+    if view.len() < labels.len() * 16 {
+        return;
+    }
+    let tick = |i: usize| {
+        let mut bytes = [0u8; 8];
+        bytes.copy_from_slice(&view[8 * i..8 * i + 8]);
+        u64::from_ne_bytes(bytes)
+    };
+    let (frame, passes) = times;
+    *frame = slot.frame;
+    passes.truncate(labels.len());
+    for (i, label) in labels.iter().enumerate() {
+        let ticks = tick(2 * i + 1).saturating_sub(tick(2 * i));
+        let duration = Duration::from_nanos((ticks as f64 * period_ns) as u64);
+        match passes.get_mut(i) {
+            Some((kept, d)) => {
+                kept.clear();
+                kept.push_str(label);
+                *d = duration;
+            }
+            None => passes.push((label.clone(), duration)),
+        }
     }
 }

@@ -1,0 +1,97 @@
+//! Allocations per steady frame, counted exactly (issue #13): on the noop device, a vgpu frame
+//! allocates at most 2 more times than the hand-written wgpu twin of the same frame, and that
+//! surplus does not depend on the number of draws.
+//!
+//! The bench library's counting global allocator counts every thread, so this binary holds one
+//! test only (nothing else of it allocates while it runs). Counters, never timings.
+
+use vgpu_benches::capture::{self, Config, FrameLoop, Mode, Scenario};
+use vgpu_benches::capture_raw::RawCapture;
+use vgpu_benches::capture_vgpu::{BufferCapture, StructCapture, gpu_for};
+use vgpu_core::BackendChoice;
+
+const PASSES: usize = 2;
+const WARMUP: usize = 3;
+const FRAMES: usize = 4;
+/// The most a vgpu frame may allocate beyond the raw twin's frame.
+const SURPLUS: u64 = 2;
+
+/// Allocation calls of each measured frame of `mode` in `scenario` with `draws` draws per pass.
+fn allocations(mode: Mode, scenario: Scenario, draws: usize) -> Vec<u64> {
+    let backend = BackendChoice::Noop;
+    let mut looper: Box<dyn FrameLoop> = match mode {
+        Mode::Raw => {
+            let ctx = pollster::block_on(vgpu_core::request_context(&vgpu_core::ContextOptions {
+                backend,
+                ..Default::default()
+            }))
+            .expect("noop context");
+            Box::new(RawCapture::new(ctx, scenario, draws, PASSES, None).expect("raw setup"))
+        }
+        Mode::Struct => Box::new(
+            StructCapture::new(gpu_for(backend).expect("noop gpu"), scenario, draws, PASSES)
+                .expect("struct setup"),
+        ),
+        Mode::Buffer => Box::new(
+            BufferCapture::new(gpu_for(backend).expect("noop gpu"), scenario, draws, PASSES)
+                .expect("buffer setup"),
+        ),
+    };
+    let config = Config {
+        mode,
+        scenario,
+        draws,
+        passes: PASSES,
+        frames: FRAMES,
+        warmup: WARMUP,
+        backend,
+        json: false,
+    };
+    let report = capture::measure(&config, looper.as_mut()).expect("frames run");
+    report.frames.iter().map(|&(_, _, a)| a).collect()
+}
+
+#[test]
+fn a_vgpu_frame_allocates_at_most_two_more_times_than_raw_wgpu_whatever_the_draw_count() {
+    let mut lines = Vec::new();
+    for scenario in [
+        Scenario::Static,
+        Scenario::PerPassCamera,
+        Scenario::OneChanges,
+    ] {
+        for mode in [Mode::Struct, Mode::Buffer] {
+            let mut surplus_by_draws = Vec::new();
+            for draws in [10, 1000] {
+                let raw = allocations(Mode::Raw, scenario, draws);
+                let vgpu = allocations(mode, scenario, draws);
+                // Steady: every measured frame allocates the same.
+                assert!(raw.windows(2).all(|w| w[0] == w[1]), "raw {raw:?}");
+                assert!(vgpu.windows(2).all(|w| w[0] == w[1]), "{mode:?} {vgpu:?}");
+                let surplus = vgpu[0] as i64 - raw[0] as i64;
+                lines.push(format!(
+                    "{:>15} {:>6} {draws:>5} draws: raw {} vgpu {} (+{surplus})",
+                    scenario.name(),
+                    mode.name(),
+                    raw[0],
+                    vgpu[0]
+                ));
+                assert!(
+                    surplus <= SURPLUS as i64,
+                    "{} {} with {draws} draws: {} allocations per frame vs raw {} (+{surplus}, at most +{SURPLUS})",
+                    mode.name(),
+                    scenario.name(),
+                    vgpu[0],
+                    raw[0]
+                );
+                surplus_by_draws.push(surplus);
+            }
+            assert!(
+                surplus_by_draws.windows(2).all(|w| w[0] == w[1]),
+                "{} {}: the surplus over raw depends on the draw count: {surplus_by_draws:?}",
+                mode.name(),
+                scenario.name()
+            );
+        }
+    }
+    eprintln!("{}", lines.join("\n"));
+}
