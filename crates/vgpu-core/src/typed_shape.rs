@@ -196,13 +196,7 @@ impl RustShape {
         }
     }
 
-    fn walk(
-        &self,
-        wgsl: &TypeLayout,
-        rust_type: &str,
-        path: &str,
-        depth: usize,
-    ) -> Option<Found> {
+    fn walk(&self, wgsl: &TypeLayout, rust_type: &str, path: &str, depth: usize) -> Option<Found> {
         let type_diff = |path: &str| Found {
             path: path.to_owned(),
             kind: TypedMismatch::Type,
@@ -278,9 +272,10 @@ impl RustShape {
                         length: l,
                         ..
                     } => e.as_vector_scalar(*l) == Some(*scalar) && *l == usize::from(*rows),
-                    RustShape::Vector { scalar: s, components } => {
-                        s == scalar && components == rows
-                    }
+                    RustShape::Vector {
+                        scalar: s,
+                        components,
+                    } => s == scalar && components == rows,
                     _ => false,
                 };
                 (!column_ok || *length != usize::from(*columns)).then(|| type_diff(path))
@@ -387,8 +382,16 @@ fn walk_struct(
                     (None, _) => (
                         TypedMismatch::ExtraField,
                         f.name,
-                        format!("member `{}`: {} (members: {})", m.name, m.layout.name, member_list()),
-                        format!("field `{}`: {}, which the WGSL struct lacks", f.name, f.rust_type),
+                        format!(
+                            "member `{}`: {} (members: {})",
+                            m.name,
+                            m.layout.name,
+                            member_list()
+                        ),
+                        format!(
+                            "field `{}`: {}, which the WGSL struct lacks",
+                            f.name, f.rust_type
+                        ),
                         did_you_mean(f.name, members.iter().map(|x| &*x.name))
                             .map(String::from)
                             .or_else(|| padding_hint(f.name)),

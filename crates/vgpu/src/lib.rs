@@ -75,14 +75,14 @@ pub use target::{RgbaImage, Target, TargetDesc};
 pub use texture::{Sampler, Texture, TextureDesc};
 pub use typed::{TypedRef, Uniform};
 pub use uniforms::{SharedUniforms, ValueArg};
-/// `#[derive(vgpu::Uniform)]`: a struct with named fields laid out as the WGSL struct of the same
-/// members; see [`typed`].
-pub use vgpu_derive::Uniform;
 pub use vgpu_core::{
     BackendChoice, DeviceError, ErrorCode, GpuContext, SharedDisplay, StatsSnapshot,
     UncapturedError,
 };
 pub use vgpu_core::{PackContext, SetError, ShaderError, TypeLayout, Value, value};
+/// `#[derive(vgpu::Uniform)]`: a struct with named fields laid out as the WGSL struct of the same
+/// members; see [`typed`].
+pub use vgpu_derive::Uniform;
 pub use wgpu;
 
 /// The guides in `docs/`, included here so `cargo test -p vgpu --doc` compiles and runs every

@@ -22,8 +22,8 @@
 
 use std::any::TypeId;
 
-pub use vgpu_core::typed_shape::{RustField, RustShape, TypedMismatch, const_max, round_up};
 use vgpu_core::layout::ScalarType;
+pub use vgpu_core::typed_shape::{RustField, RustShape, TypedMismatch, const_max, round_up};
 
 /// A Rust type with a WGSL host-shareable layout, set on uniform and storage bindings as a typed
 /// value (see the [module doc](self)). Derive it for structs with `#[derive(vgpu::Uniform)]`.
@@ -238,29 +238,59 @@ mod glam_impls {
 mod mint_impls {
     use super::*;
 
-    vector!(mint::Vector2<f32>, F32, f32, 2, |v: &mint::Vector2<f32>| (*v).into());
-    vector!(mint::Vector3<f32>, F32, f32, 3, |v: &mint::Vector3<f32>| (*v).into());
-    vector!(mint::Vector4<f32>, F32, f32, 4, |v: &mint::Vector4<f32>| (*v).into());
-    vector!(mint::Point2<f32>, F32, f32, 2, |v: &mint::Point2<f32>| (*v).into());
-    vector!(mint::Point3<f32>, F32, f32, 3, |v: &mint::Point3<f32>| (*v).into());
-    vector!(mint::Quaternion<f32>, F32, f32, 4, |q: &mint::Quaternion<f32>| [
-        q.v.x, q.v.y, q.v.z, q.s
-    ]);
-    vector!(mint::Vector2<i32>, I32, i32, 2, |v: &mint::Vector2<i32>| (*v).into());
-    vector!(mint::Vector3<i32>, I32, i32, 3, |v: &mint::Vector3<i32>| (*v).into());
-    vector!(mint::Vector4<i32>, I32, i32, 4, |v: &mint::Vector4<i32>| (*v).into());
-    vector!(mint::Vector2<u32>, U32, u32, 2, |v: &mint::Vector2<u32>| (*v).into());
-    vector!(mint::Vector3<u32>, U32, u32, 3, |v: &mint::Vector3<u32>| (*v).into());
-    vector!(mint::Vector4<u32>, U32, u32, 4, |v: &mint::Vector4<u32>| (*v).into());
-    matrix!(mint::ColumnMatrix2<f32>, 2, |m: &mint::ColumnMatrix2<f32>| {
+    vector!(mint::Vector2<f32>, F32, f32, 2, |v: &mint::Vector2<f32>| {
+        (*v).into()
+    });
+    vector!(mint::Vector3<f32>, F32, f32, 3, |v: &mint::Vector3<f32>| {
+        (*v).into()
+    });
+    vector!(mint::Vector4<f32>, F32, f32, 4, |v: &mint::Vector4<f32>| {
+        (*v).into()
+    });
+    vector!(mint::Point2<f32>, F32, f32, 2, |v: &mint::Point2<f32>| (*v)
+        .into());
+    vector!(mint::Point3<f32>, F32, f32, 3, |v: &mint::Point3<f32>| (*v)
+        .into());
+    vector!(
+        mint::Quaternion<f32>,
+        F32,
+        f32,
+        4,
+        |q: &mint::Quaternion<f32>| [q.v.x, q.v.y, q.v.z, q.s]
+    );
+    vector!(mint::Vector2<i32>, I32, i32, 2, |v: &mint::Vector2<i32>| {
+        (*v).into()
+    });
+    vector!(mint::Vector3<i32>, I32, i32, 3, |v: &mint::Vector3<i32>| {
+        (*v).into()
+    });
+    vector!(mint::Vector4<i32>, I32, i32, 4, |v: &mint::Vector4<i32>| {
+        (*v).into()
+    });
+    vector!(mint::Vector2<u32>, U32, u32, 2, |v: &mint::Vector2<u32>| {
+        (*v).into()
+    });
+    vector!(mint::Vector3<u32>, U32, u32, 3, |v: &mint::Vector3<u32>| {
+        (*v).into()
+    });
+    vector!(mint::Vector4<u32>, U32, u32, 4, |v: &mint::Vector4<u32>| {
+        (*v).into()
+    });
+    matrix!(mint::ColumnMatrix2<f32>, 2, |m: &mint::ColumnMatrix2<
+        f32,
+    >| {
         let c: [[f32; 2]; 2] = (*m).into();
         c
     });
-    matrix!(mint::ColumnMatrix3<f32>, 3, |m: &mint::ColumnMatrix3<f32>| {
+    matrix!(mint::ColumnMatrix3<f32>, 3, |m: &mint::ColumnMatrix3<
+        f32,
+    >| {
         let c: [[f32; 3]; 3] = (*m).into();
         c
     });
-    matrix!(mint::ColumnMatrix4<f32>, 4, |m: &mint::ColumnMatrix4<f32>| {
+    matrix!(mint::ColumnMatrix4<f32>, 4, |m: &mint::ColumnMatrix4<
+        f32,
+    >| {
         let c: [[f32; 4]; 4] = (*m).into();
         c
     });

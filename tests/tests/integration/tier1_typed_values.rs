@@ -145,7 +145,11 @@ fn written<T: Uniform>(value: &T) -> Vec<u8> {
 fn typed_values_write_the_bytes_the_packer_writes() {
     let o = object();
     let want = packed(WGSL, "object", &object_value(&o));
-    assert_eq!(Object::SIZE, 112, "offset: vec3f goes to 96, the size rounds to 16");
+    assert_eq!(
+        Object::SIZE,
+        112,
+        "offset: vec3f goes to 96, the size rounds to 16"
+    );
     assert_eq!(written(&o), want);
     let g = GlamObject {
         world: glam::Mat4::from_cols_array_2d(&o.world),
@@ -185,7 +189,11 @@ fn typed_values_write_the_bytes_the_packer_writes() {
         lights: [light_value(&lights.lights[0]), light_value(&lights.lights[1])],
         tail: lights.tail,
     };
-    assert_eq!(written(&lights), packed(LIGHTS_WGSL, "lights", &v), "nested");
+    assert_eq!(
+        written(&lights),
+        packed(LIGHTS_WGSL, "lights", &v),
+        "nested"
+    );
 }
 
 fn draw(gpu: &Gpu) -> vgpu::Draw {
@@ -338,7 +346,11 @@ fn steady_typed_sets_allocate_nothing_and_upload_only_changes() {
         }
     });
     assert_eq!(allocations, 0, "typed sets allocate");
-    assert_eq!(camera.revision(), revision + 100, "each changed set is a revision");
+    assert_eq!(
+        camera.revision(),
+        revision + 100,
+        "each changed set is a revision"
+    );
     let before = gpu.stats();
     gpu.frame(|f| f.pass(&target, |p| p.draw(&draw))).unwrap();
     let d = gpu.stats() - before;
@@ -350,11 +362,12 @@ fn a_block_made_from_a_typed_value_is_checked_when_first_bound() {
     let gpu = Gpu::noop();
     let draw = draw(&gpu);
     // A 64-byte type of another shape than `Frame { view_projection: mat4x4f }`.
-    let wrong = gpu
-        .uniforms_labeled("wrong", &[[0.0f32; 4]; 4])
-        .unwrap();
+    let wrong = gpu.uniforms_labeled("wrong", &[[0.0f32; 4]; 4]).unwrap();
     let e = draw.set("frame", &wrong).unwrap_err();
     assert_eq!(e.code(), "VGPU-SET-TYPED-LAYOUT", "{e}");
     let text = e.to_string();
-    assert!(text.contains("type at $") && text.contains("Frame"), "{text}");
+    assert!(
+        text.contains("type at $") && text.contains("Frame"),
+        "{text}"
+    );
 }

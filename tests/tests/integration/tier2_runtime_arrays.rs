@@ -142,7 +142,8 @@ fn a_top_level_runtime_array_is_replaced_whole() {
         }
         // Typed bytes replace the array too.
         let bytes: Vec<f32> = vec![7.0, 7.5, 0.0, 1.0];
-        c.k.set_bytes("items", bytemuck::cast_slice(&bytes)).unwrap();
+        c.k.set_bytes("items", bytemuck::cast_slice(&bytes))
+            .unwrap();
         if let Some((head, got)) = c.run() {
             assert_eq!(head[0], 1.0, "one element from bytes");
             assert_eq!(got, expect(&[7.0]));

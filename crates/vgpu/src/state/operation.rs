@@ -90,7 +90,9 @@ impl BindingContent {
     /// The value owner, for a value or a block.
     pub(crate) fn owner(&self) -> Option<OwnerKey> {
         match self {
-            BindingContent::Value { owner, .. } | BindingContent::Block { owner, .. } => Some(*owner),
+            BindingContent::Value { owner, .. } | BindingContent::Block { owner, .. } => {
+                Some(*owner)
+            }
             _ => None,
         }
     }

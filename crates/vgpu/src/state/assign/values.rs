@@ -156,9 +156,7 @@ impl State {
         let has_bytes = existing && self.engine.bytes(owner).is_some_and(|b| !b.is_empty());
         match input {
             BindingInput::Typed(value) => {
-                value
-                    .shape()
-                    .check(plan.layout(), value.rust_type(), cx)?;
+                value.shape().check(plan.layout(), value.rust_type(), cx)?;
                 let size = value.size();
                 if size != plan.size() || plan.runtime_array().is_some() {
                     // The shape check compares sizes; this guards the write below.
@@ -341,7 +339,9 @@ impl State {
     ) -> Result<()> {
         let m = member.member;
         let member_cx = PackContext::new(cx.label, &m.name);
-        value.shape().check(&m.layout, value.rust_type(), &member_cx)?;
+        value
+            .shape()
+            .check(&m.layout, value.rust_type(), &member_cx)?;
         let owner = match self.ops.get(key).map(|op| &op.contents[index]) {
             Some(BindingContent::Value { owner, .. })
                 if self.engine.revision(*owner).unwrap_or(0) > 0 =>
@@ -369,12 +369,14 @@ impl State {
                     value.write(dst);
                     Ok(())
                 }
-                None => Err(crate::error::Error::from(vgpu_core::SetError::DestinationSize {
-                    label: cx.label.into(),
-                    binding: cx.binding.into(),
-                    expected: (start + size) as u64,
-                    actual: bytes.len() as u64,
-                })),
+                None => Err(crate::error::Error::from(
+                    vgpu_core::SetError::DestinationSize {
+                        label: cx.label.into(),
+                        binding: cx.binding.into(),
+                        expected: (start + size) as u64,
+                        actual: bytes.len() as u64,
+                    },
+                )),
             })
             .map(|_| ())
     }
