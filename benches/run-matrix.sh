@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs the uniform-capture matrix on one backend and prints one JSON line per run:
-#   3 modes x 4 scenarios at 1000 draws x 2 passes, then the static scaling
-#   (1k, 3k, 10k, 100k draws) for struct and raw.
+#   4 modes x 5 scenarios at 1000 draws x 2 passes, then the static scaling
+#   (1k, 3k, 10k, 100k draws) for struct, typed and raw.
 # Usage: benches/run-matrix.sh [auto|vulkan|gl|noop] [extra uniform-capture flags...]
 #   e.g. benches/run-matrix.sh noop --frames 50 --warmup 5
 # A run that fails prints {"mode":…,"scenario":…,"draws":…,"error":"…"} instead, and the script
@@ -42,13 +42,13 @@ run() { # mode scenario draws
 }
 
 extra=("$@")
-for mode in raw buffer struct; do
-  for scenario in static per-pass-camera one-changes all-change; do
+for mode in raw buffer struct typed; do
+  for scenario in static per-pass-camera one-changes all-change reset-all; do
     run "$mode" "$scenario" 1000
   done
 done
 for draws in 1000 3000 10000 100000; do
-  for mode in raw struct; do
+  for mode in raw struct typed; do
     run "$mode" static "$draws"
   done
 done

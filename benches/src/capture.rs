@@ -29,14 +29,17 @@ pub const TARGET_SIZE: u32 = 8;
 
 /// Usage text printed by `--help` and after a command-line error.
 pub const USAGE: &str = "\
-usage: uniform-capture [--mode struct|buffer|raw] [--scenario static|per-pass-camera|one-changes|all-change]
+usage: uniform-capture [--mode struct|typed|buffer|raw]
+                       [--scenario static|per-pass-camera|one-changes|all-change|reset-all]
                        [--draws N] [--passes P] [--frames F] [--warmup W]
                        [--backend auto|vulkan|gl|metal|dx12|webgpu|noop] [--json]
 
-  --mode      struct: vgpu shared uniforms + per-draw struct values (default)
+  --mode      struct: vgpu shared uniforms + per-draw struct values (value!) (default)
+              typed:  as struct, the values derived Rust structs (#[derive(vgpu::Uniform)])
               buffer: user-owned vgpu buffers bound by identity (the seed's workaround)
               raw:    hand-written wgpu, dynamic offsets into one 256-aligned page
   --scenario  static (default) | per-pass-camera | one-changes | all-change
+              | reset-all (every object re-set each frame to the value it holds)
   --draws     draws per pass, >= 1 (default 1000)
   --passes    render passes per frame, >= 1 (default 2)
   --frames    measured frames, >= 1 (default 20)
@@ -50,6 +53,9 @@ usage: uniform-capture [--mode struct|buffer|raw] [--scenario static|per-pass-ca
 pub enum Mode {
     /// Idiomatic vgpu: one `SharedUniforms` camera, a struct value set per draw by name.
     Struct,
+    /// As [`Mode::Struct`], the camera and object values derived Rust structs
+    /// (`#[derive(vgpu::Uniform)]`, the typed path) instead of `value!`s.
+    Typed,
     /// The seed's workaround: user-owned vgpu buffers bound by identity.
     Buffer,
     /// Hand-written wgpu: the expert command stream, the physical-limit reference.
@@ -58,12 +64,13 @@ pub enum Mode {
 
 impl Mode {
     /// The accepted names, as on the command line.
-    pub const NAMES: [&'static str; 3] = ["struct", "buffer", "raw"];
+    pub const NAMES: [&'static str; 4] = ["struct", "typed", "buffer", "raw"];
 
     /// Parses a command-line name (exact, lowercase).
     pub fn parse(s: &str) -> Option<Mode> {
         match s {
             "struct" => Some(Mode::Struct),
+            "typed" => Some(Mode::Typed),
             "buffer" => Some(Mode::Buffer),
             "raw" => Some(Mode::Raw),
             _ => None,
@@ -74,6 +81,7 @@ impl Mode {
     pub fn name(self) -> &'static str {
         match self {
             Mode::Struct => "struct",
+            Mode::Typed => "typed",
             Mode::Buffer => "buffer",
             Mode::Raw => "raw",
         }
@@ -91,11 +99,19 @@ pub enum Scenario {
     OneChanges,
     /// Every object gets a new matrix every frame.
     AllChange,
+    /// Every object is set again every frame to the value it already holds (unchanged bytes).
+    ResetAll,
 }
 
 impl Scenario {
     /// The accepted names, as on the command line.
-    pub const NAMES: [&'static str; 4] = ["static", "per-pass-camera", "one-changes", "all-change"];
+    pub const NAMES: [&'static str; 5] = [
+        "static",
+        "per-pass-camera",
+        "one-changes",
+        "all-change",
+        "reset-all",
+    ];
 
     /// Parses a command-line name (exact, lowercase).
     pub fn parse(s: &str) -> Option<Scenario> {
@@ -104,6 +120,7 @@ impl Scenario {
             "per-pass-camera" => Some(Scenario::PerPassCamera),
             "one-changes" => Some(Scenario::OneChanges),
             "all-change" => Some(Scenario::AllChange),
+            "reset-all" => Some(Scenario::ResetAll),
             _ => None,
         }
     }
@@ -115,6 +132,7 @@ impl Scenario {
             Scenario::PerPassCamera => "per-pass-camera",
             Scenario::OneChanges => "one-changes",
             Scenario::AllChange => "all-change",
+            Scenario::ResetAll => "reset-all",
         }
     }
 
@@ -128,7 +146,7 @@ impl Scenario {
     /// included), each to [`changed_world`]`(i, frame)`. Always a (possibly empty) range.
     pub fn changed_objects(self, frame: u64, draws: usize) -> Range<usize> {
         match self {
-            Scenario::Static | Scenario::PerPassCamera => 0..0,
+            Scenario::Static | Scenario::PerPassCamera | Scenario::ResetAll => 0..0,
             Scenario::OneChanges => {
                 let i = (frame % draws.max(1) as u64) as usize;
                 i..i + 1
@@ -136,10 +154,25 @@ impl Scenario {
             Scenario::AllChange => 0..draws,
         }
     }
+
+    /// The objects set again every frame to the value they already hold (same bytes: a
+    /// renderer that re-sets everything each frame). Always a (possibly empty) range.
+    pub fn reset_objects(self, draws: usize) -> Range<usize> {
+        match self {
+            Scenario::ResetAll => 0..draws,
+            _ => 0..0,
+        }
+    }
 }
 
 /// A column-major 4x4 matrix, as WGSL's `mat4x4f` lays it out (64 bytes, no padding).
 pub type Mat4 = [f32; 16];
+
+/// `m` as four columns (`[[f32; 4]; 4]`, a typed value's `mat4x4f`); the same bytes.
+#[inline]
+pub fn columns(m: &Mat4) -> [[f32; 4]; 4] {
+    bytemuck::cast(*m)
+}
 
 /// The identity matrix.
 pub const IDENTITY: Mat4 = [
@@ -595,9 +628,12 @@ mod tests {
         for (line, needle) in [
             (
                 "--mode fast",
-                "--mode expects one of struct|buffer|raw, got 'fast'",
+                "--mode expects one of struct|typed|buffer|raw, got 'fast'",
             ),
-            ("--scenario x", "--scenario expects"),
+            (
+                "--scenario x",
+                "--scenario expects one of static|per-pass-camera|one-changes|all-change|reset-all, got 'x'",
+            ),
             ("--draws 0", "--draws expects an integer >= 1, got '0'"),
             ("--frames -1", "--frames expects"),
             (
@@ -614,11 +650,44 @@ mod tests {
     }
 
     #[test]
+    fn names_round_trip() {
+        for name in Mode::NAMES {
+            assert_eq!(Mode::parse(name).map(Mode::name), Some(name));
+        }
+        for name in Scenario::NAMES {
+            assert_eq!(Scenario::parse(name).map(Scenario::name), Some(name));
+        }
+        assert_eq!(Mode::parse("typed"), Some(Mode::Typed));
+        assert_eq!(Scenario::parse("reset-all"), Some(Scenario::ResetAll));
+    }
+
+    #[test]
+    fn columns_keep_the_bytes() {
+        let m = changed_world(5, 7);
+        assert_eq!(
+            bytemuck::bytes_of(&columns(&m)),
+            bytemuck::bytes_of(&m),
+            "column-major in both"
+        );
+        assert_eq!(columns(&m)[3][2], m[14]);
+    }
+
+    #[test]
     fn scenarios_change_what_they_say() {
         assert_eq!(Scenario::Static.changed_objects(5, 10), 0..0);
         assert_eq!(Scenario::PerPassCamera.changed_objects(5, 10), 0..0);
         assert_eq!(Scenario::OneChanges.changed_objects(13, 10), 3..4);
         assert_eq!(Scenario::AllChange.changed_objects(13, 10), 0..10);
+        assert_eq!(Scenario::ResetAll.changed_objects(13, 10), 0..0);
+        assert_eq!(Scenario::ResetAll.reset_objects(10), 0..10);
+        for s in [
+            Scenario::Static,
+            Scenario::PerPassCamera,
+            Scenario::OneChanges,
+            Scenario::AllChange,
+        ] {
+            assert_eq!(s.reset_objects(10), 0..0, "{s:?}");
+        }
         assert!(Scenario::PerPassCamera.camera_per_pass());
         assert_ne!(camera_matrix(0), camera_matrix(1));
         assert_eq!(camera_matrix(0), IDENTITY);

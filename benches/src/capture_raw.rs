@@ -10,7 +10,8 @@
 //! 4. a CPU mirror of every page's bytes.
 //!
 //! Per frame:
-//! 1. apply the scenario's changes to the mirrors, comparing bytes: an unchanged value is no work;
+//! 1. apply the scenario's changes to the mirrors, comparing bytes: an unchanged value is no work
+//!    (`reset-all` sets every object to the matrix it holds: compared, nothing dirtied);
 //! 2. one encoder, `passes` render passes (clear), each: `set_pipeline`, `set_bind_group(0)` once,
 //!    then per draw `set_bind_group(1, page, &[offset])` + `draw(0..3, 0..1)`; `finish`;
 //! 3. one `write_buffer` per contiguous run of dirty slots per page (all-change: one per page),
@@ -168,6 +169,8 @@ pub struct RawCapture {
     pipeline: wgpu::RenderPipeline,
     cameras: SlotBuffer,
     objects: SlotBuffer,
+    /// Each object's current matrix, the application's state (kept for `reset-all` only).
+    worlds: Vec<Mat4>,
     _target: wgpu::Texture,
     target_view: wgpu::TextureView,
 }
@@ -287,6 +290,7 @@ impl RawCapture {
         for i in 0..draws {
             objects.set(i, &initial_world(i));
         }
+        let worlds = scenario.reset_objects(draws).map(initial_world).collect();
         Ok(RawCapture {
             ctx,
             scenario,
@@ -295,6 +299,7 @@ impl RawCapture {
             pipeline,
             cameras,
             objects,
+            worlds,
             _target: target,
             target_view,
         })
@@ -313,6 +318,9 @@ impl FrameLoop for RawCapture {
         // 1. Scenario updates, byte-compared against the mirrors.
         for i in self.scenario.changed_objects(index, self.draws) {
             self.objects.set(i, &changed_world(i, index));
+        }
+        for i in self.scenario.reset_objects(self.draws) {
+            self.objects.set(i, &self.worlds[i]);
         }
         if self.scenario.camera_per_pass() {
             for pass in 0..self.passes {
@@ -455,6 +463,16 @@ mod tests {
         let d = run(Scenario::OneChanges, 1000, 2, 4, None);
         for steady in &d[1..] {
             assert_eq!((steady.write_calls, steady.bytes_uploaded), (1, 64));
+        }
+    }
+
+    #[test]
+    fn reset_all_compares_and_writes_nothing() {
+        let d = run(Scenario::ResetAll, 1000, 2, 4, None);
+        assert_eq!(d[0].write_calls, 2, "the initial values");
+        for steady in &d[1..] {
+            assert_eq!((steady.write_calls, steady.bytes_uploaded), (0, 0));
+            assert_eq!(steady.bind_groups_created, 0);
         }
     }
 

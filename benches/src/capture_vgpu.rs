@@ -1,9 +1,12 @@
-//! `--mode struct` and `--mode buffer`: the same frames through the vgpu API.
+//! `--mode struct`, `--mode typed` and `--mode buffer`: the same frames through the vgpu API.
 //!
 //! - [`StructCapture`], the idiomatic API: one [`SharedUniforms`] camera bound to every draw,
 //!   each draw's own `object` set by binding name as a struct value, once at setup and then only
-//!   when the scenario changes it; the camera set before each pass in `per-pass-camera`, once at
-//!   setup otherwise; `draws` [`Draw`]s drawn in every pass.
+//!   when the scenario changes it (or, in `reset-all`, re-sets it unchanged); the camera set
+//!   before each pass in `per-pass-camera`, once at setup otherwise; `draws` [`Draw`]s drawn in
+//!   every pass.
+//! - [`TypedCapture`], the same with typed values: the camera a derived [`Frame`] and each
+//!   object a derived [`Object`] (`#[derive(vgpu::Uniform)]`) instead of `value!`s.
 //! - [`BufferCapture`], the seed's workaround: user-owned [`Buffer`]s bound by identity, one
 //!   camera buffer per pass (one buffer cannot hold two values in one submission), one 64-byte
 //!   object buffer per draw, written only when their bytes change, and one [`Draw`] per
@@ -21,7 +24,7 @@ use vgpu::{
 
 use crate::capture::{
     BenchError, FrameLoop, FrameTimes, Mat4, SHADER_WGSL, Scenario, TARGET_SIZE, camera_matrix,
-    changed_world, initial_world,
+    changed_world, columns, initial_world,
 };
 
 /// Creates the [`Gpu`] of a vgpu mode for `backend`.
@@ -102,6 +105,9 @@ impl FrameLoop for StructCapture {
                 values[i].set_field("world", changed_world(i, index));
                 draws[i].set("object", &values[i])?;
             }
+            for i in scenario.reset_objects(draws.len()) {
+                draws[i].set("object", &values[i])?;
+            }
             for pass in 0..passes {
                 if scenario.camera_per_pass() {
                     camera_value.set_field("view_projection", camera_matrix(pass));
@@ -147,6 +153,139 @@ impl FrameLoop for StructCapture {
     }
 }
 
+/// The shader's `Frame` as a typed value (`--mode typed`).
+#[derive(Clone, Copy, Debug, vgpu::Uniform)]
+pub struct Frame {
+    /// `mat4x4f`, column-major.
+    pub view_projection: [[f32; 4]; 4],
+}
+
+/// The shader's `Object` as a typed value (`--mode typed`).
+#[derive(Clone, Copy, Debug, vgpu::Uniform)]
+pub struct Object {
+    /// `mat4x4f`, column-major.
+    pub world: [[f32; 4]; 4],
+}
+
+/// `--mode typed`: [`StructCapture`] with typed values, a derived [`Frame`] for the camera and
+/// a derived [`Object`] per draw, set by binding name.
+pub struct TypedCapture {
+    gpu: Gpu,
+    scenario: Scenario,
+    passes: usize,
+    camera: SharedUniforms,
+    /// The camera value, reused (its matrix is replaced in place before a set).
+    camera_value: Frame,
+    draws: Vec<Draw>,
+    /// Each draw's `Object` value, kept as the application's state.
+    objects: Vec<Object>,
+    target: Target,
+}
+
+impl TypedCapture {
+    /// Builds `draws` draws, each bound to one shared camera and its own typed object value.
+    pub fn new(
+        gpu: Gpu,
+        scenario: Scenario,
+        draws: usize,
+        passes: usize,
+    ) -> Result<TypedCapture, BenchError> {
+        let target = gpu.target(TARGET_SIZE, TARGET_SIZE)?;
+        let shader = gpu.shader("capture.wgsl", SHADER_WGSL)?;
+        let camera_value = Frame {
+            view_projection: columns(&camera_matrix(0)),
+        };
+        let camera = gpu.uniforms(&camera_value)?;
+        let mut list = Vec::with_capacity(draws);
+        let mut objects = Vec::with_capacity(draws);
+        for i in 0..draws {
+            let draw = gpu.draw(
+                &shader,
+                DrawDesc {
+                    label: format!("object {i}"),
+                    vertex_count: 3,
+                    ..Default::default()
+                },
+            )?;
+            draw.set("frame", &camera)?;
+            let object = Object {
+                world: columns(&initial_world(i)),
+            };
+            draw.set("object", &object)?;
+            list.push(draw);
+            objects.push(object);
+        }
+        Ok(TypedCapture {
+            gpu,
+            scenario,
+            passes,
+            camera,
+            camera_value,
+            draws: list,
+            objects,
+            target,
+        })
+    }
+}
+
+impl FrameLoop for TypedCapture {
+    fn frame(&mut self, index: u64) -> Result<FrameTimes, BenchError> {
+        let (scenario, passes) = (self.scenario, self.passes);
+        let (camera, draws, target) = (&self.camera, &self.draws, &self.target);
+        let (objects, camera_value) = (&mut self.objects, &mut self.camera_value);
+        let report = self.gpu.frame(|f| {
+            for i in scenario.changed_objects(index, draws.len()) {
+                objects[i].world = columns(&changed_world(i, index));
+                draws[i].set("object", &objects[i])?;
+            }
+            for i in scenario.reset_objects(draws.len()) {
+                draws[i].set("object", &objects[i])?;
+            }
+            for pass in 0..passes {
+                if scenario.camera_per_pass() {
+                    camera_value.view_projection = columns(&camera_matrix(pass));
+                    camera.set(&*camera_value)?;
+                }
+                f.pass(target, |p| {
+                    for d in draws {
+                        p.draw(d)?;
+                    }
+                    Ok(())
+                })?;
+            }
+            Ok(())
+        })?;
+        self.gpu.wait_idle()?;
+        Ok(FrameTimes {
+            encode: report.encode,
+            submit: report.submit,
+        })
+    }
+
+    fn stats(&self) -> StatsSnapshot {
+        self.gpu.stats()
+    }
+
+    fn take_uncaptured_errors(&self) -> Vec<UncapturedError> {
+        self.gpu.take_uncaptured_errors()
+    }
+
+    fn backend(&self) -> &'static str {
+        self.gpu.adapter_info().backend.to_str()
+    }
+
+    fn adapter(&self) -> String {
+        self.gpu.adapter_info().name.clone()
+    }
+
+    fn describe(&self) -> String {
+        format!(
+            "vgpu typed: {} draws, one SharedUniforms camera (derived `Frame`), per-draw `object` derived `Object` values",
+            self.draws.len()
+        )
+    }
+}
+
 /// A user-owned buffer and the bytes last written to it.
 struct Written {
     buffer: Buffer,
@@ -185,6 +324,8 @@ pub struct BufferCapture {
     objects: Vec<Written>,
     /// `draws[pass][i]` binds camera buffer `pass` and object buffer `i`.
     draws: Vec<Vec<Draw>>,
+    /// Each object's current matrix, the application's state (kept for `reset-all` only).
+    worlds: Vec<Mat4>,
     target: Target,
 }
 
@@ -230,12 +371,14 @@ impl BufferCapture {
             }
             per_pass.push(list);
         }
+        let worlds = scenario.reset_objects(draws).map(initial_world).collect();
         Ok(BufferCapture {
             gpu,
             scenario,
             cameras,
             objects,
             draws: per_pass,
+            worlds,
             target,
         })
     }
@@ -244,11 +387,20 @@ impl BufferCapture {
 impl FrameLoop for BufferCapture {
     fn frame(&mut self, index: u64) -> Result<FrameTimes, BenchError> {
         let scenario = self.scenario;
-        let (cameras, objects, draws, target) =
-            (&self.cameras, &self.objects, &self.draws, &self.target);
+        let (cameras, objects, draws, worlds, target) = (
+            &self.cameras,
+            &self.objects,
+            &self.draws,
+            &self.worlds,
+            &self.target,
+        );
         let report = self.gpu.frame(|f| {
             for i in scenario.changed_objects(index, objects.len()) {
                 objects[i].update(&changed_world(i, index))?;
+            }
+            // The same matrix again: `update` compares and writes nothing.
+            for i in scenario.reset_objects(objects.len()) {
+                objects[i].update(&worlds[i])?;
             }
             for (pass, pass_draws) in draws.iter().enumerate() {
                 if scenario.camera_per_pass() {

@@ -7,7 +7,7 @@
 
 use vgpu_benches::capture::{self, Config, FrameLoop, Mode, Scenario};
 use vgpu_benches::capture_raw::RawCapture;
-use vgpu_benches::capture_vgpu::{BufferCapture, StructCapture, gpu_for};
+use vgpu_benches::capture_vgpu::{BufferCapture, StructCapture, TypedCapture, gpu_for};
 use vgpu_core::BackendChoice;
 
 const PASSES: usize = 2;
@@ -36,6 +36,10 @@ fn allocations(mode: Mode, scenario: Scenario, draws: usize) -> Vec<u64> {
             BufferCapture::new(gpu_for(backend).expect("noop gpu"), scenario, draws, PASSES)
                 .expect("buffer setup"),
         ),
+        Mode::Typed => Box::new(
+            TypedCapture::new(gpu_for(backend).expect("noop gpu"), scenario, draws, PASSES)
+                .expect("typed setup"),
+        ),
     };
     let config = Config {
         mode,
@@ -59,14 +63,17 @@ fn a_vgpu_frame_allocates_at_most_two_more_times_than_raw_wgpu_whatever_the_draw
         Scenario::PerPassCamera,
         Scenario::OneChanges,
     ] {
-        for mode in [Mode::Struct, Mode::Buffer] {
+        for mode in [Mode::Struct, Mode::Typed, Mode::Buffer] {
             let mut surplus_by_draws = Vec::new();
             for draws in [10, 1000] {
                 let raw = allocations(Mode::Raw, scenario, draws);
                 let vgpu = allocations(mode, scenario, draws);
                 // Steady: every measured frame allocates the same.
                 assert!(raw.windows(2).all(|w| w[0] == w[1]), "raw {raw:?}");
-                assert!(vgpu.windows(2).all(|w| w[0] == w[1]), "{mode:?} {vgpu:?}");
+                assert!(
+                    vgpu.windows(2).all(|w| w[0] == w[1]),
+                    "{mode:?} {scenario:?} {draws}: {vgpu:?}"
+                );
                 let surplus = vgpu[0] as i64 - raw[0] as i64;
                 lines.push(format!(
                     "{:>15} {:>6} {draws:>5} draws: raw {} vgpu {} (+{surplus})",

@@ -18,6 +18,12 @@ pub const IDENTITY: Mat4 = [
     0.0, 0.0, 0.0, 1.0,
 ];
 
+/// `m` as its four columns, `[[f32; 4]; 4]`: the same bytes, the form a typed value
+/// (`#[derive(vgpu::Uniform)]`) takes for a `mat4x4f` field.
+pub fn columns(m: &Mat4) -> [[f32; 4]; 4] {
+    bytemuck::cast(*m)
+}
+
 /// `a * b` (applies `b` first, then `a`).
 pub fn mul(a: &Mat4, b: &Mat4) -> Mat4 {
     let mut out = [0.0; 16];

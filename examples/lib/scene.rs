@@ -5,10 +5,12 @@
 //! - Objects: a ground slab, a grid of pillars and a few cubes orbiting above them, all drawn as
 //!   individual draws of one small shared cube mesh (vertex + index buffer).
 //! - Per object, two draws: a depth-only draw (used by both shadow passes) and a lit draw (main
-//!   pass). Each has its own `object` value `{ world, color }` set by binding name.
-//! - One [`SharedUniforms`] camera, set before each of the three passes: light 1's view, light
-//!   2's view, the main view. This is exactly the per-pass camera case: the two light views
-//!   repeat every frame and stay resident; only the orbiting main view is uploaded.
+//!   pass). Each has its own `object` value `{ world, color }` set by binding name, a typed
+//!   value (`#[derive(vgpu::Uniform)]`, [`ObjectUniform`]).
+//! - One [`SharedUniforms`] camera, set before each of the three passes to a typed
+//!   [`CameraUniform`]: light 1's view, light 2's view, the main view. This is exactly the
+//!   per-pass camera case: the two light views repeat every frame and stay resident; only the
+//!   orbiting main view is uploaded.
 //! - Lights (view-projections, directions, colors) in a second shared block; the shadow maps are
 //!   depth-only targets sampled as `texture_depth_2d` with a comparison sampler.
 //!
@@ -23,8 +25,8 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use vgpu::{
     Bind, Buffer, DepthState, Draw, DrawDesc, Frame, FrameReport, Gpu, IndexBuffer, PassDesc,
-    PassTarget, Result, SamplerDesc, SharedUniforms, Target, TargetDesc, Value, VertexBuffer,
-    value,
+    PassTarget, Result, SamplerDesc, SharedUniforms, Target, TargetDesc, Uniform, Value,
+    VertexBuffer, value,
 };
 
 use crate::mat4::{self, Mat4};
@@ -152,6 +154,32 @@ fn fs_main(in: VsOut) -> @location(0) vec4f {
     return vec4f(select(color, pow(color, vec3f(1.0 / 2.2)), lights.ambient.w > 0.5), 1.0);
 }
 "#;
+
+/// The shaders' `Object` (`{ world: mat4x4f, color: vec4f }`) as a typed value: set on each
+/// draw's `object` binding, written straight into place.
+#[derive(Clone, Copy, Debug, PartialEq, Uniform)]
+pub struct ObjectUniform {
+    /// The world matrix, column-major.
+    pub world: [[f32; 4]; 4],
+    /// Linear RGBA.
+    pub color: [f32; 4],
+}
+
+/// The shaders' `Camera` (`{ view_projection: mat4x4f }`) as a typed value: what the shared
+/// camera block is set to before each pass.
+#[derive(Clone, Copy, Debug, PartialEq, Uniform)]
+pub struct CameraUniform {
+    /// The view-projection matrix, column-major.
+    pub view_projection: [[f32; 4]; 4],
+}
+
+impl CameraUniform {
+    fn new(view_projection: &Mat4) -> CameraUniform {
+        CameraUniform {
+            view_projection: mat4::columns(view_projection),
+        }
+    }
+}
 
 /// One directional light.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -302,8 +330,11 @@ fn hash(i: u32) -> f32 {
     (x & 0xFFFF) as f32 / 65535.0
 }
 
-fn object_value(placement: &Placement, color: [f32; 4]) -> Value {
-    value! { world: placement.world(), color: color }
+fn object_value(placement: &Placement, color: [f32; 4]) -> ObjectUniform {
+    ObjectUniform {
+        world: mat4::columns(&placement.world()),
+        color,
+    }
 }
 
 /// The `lights` block; `encode_gamma`: the lit shader gamma-encodes (see `Lights.ambient.w`).
@@ -384,10 +415,8 @@ impl Scene {
 
         let placements = placements(&config, 0.0);
         let lights = scene_lights(&config);
-        let camera = gpu.uniforms_labeled(
-            "camera",
-            value! { view_projection: lights[0].view_projection },
-        )?;
+        let camera =
+            gpu.uniforms_labeled("camera", &CameraUniform::new(&lights[0].view_projection))?;
         let lights_block = gpu.uniforms_labeled("lights", lights_value(&lights, true))?;
         let shadow_sampler = gpu.sampler(&SamplerDesc::shadow())?;
 
@@ -424,7 +453,7 @@ impl Scene {
             )?;
             lit.set_all([
                 ("camera", Bind::Shared(&camera)),
-                ("object", Bind::Value(value)),
+                ("object", Bind::from(&value)),
                 ("lights", Bind::Shared(&lights_block)),
                 ("shadow_map_1", Bind::TargetDepth(&shadow_maps[0])),
                 ("shadow_map_2", Bind::TargetDepth(&shadow_maps[1])),
@@ -625,7 +654,7 @@ impl Scene {
             .zip(self.shadow_maps.iter().zip(["shadow 1", "shadow 2"]))
         {
             self.camera
-                .set(value! { view_projection: light.view_projection })?;
+                .set(&CameraUniform::new(&light.view_projection))?;
             f.pass(PassDesc::new(map).label(label), |p| {
                 for o in &self.objects {
                     p.draw(&o.shadow)?;
@@ -633,8 +662,7 @@ impl Scene {
                 Ok(())
             })?;
         }
-        self.camera
-            .set(value! { view_projection: view_projection })?;
+        self.camera.set(&CameraUniform::new(&view_projection))?;
         // The sky looks the same in either target: an sRGB target gets its linear value.
         let sky = if encode_gamma {
             SKY

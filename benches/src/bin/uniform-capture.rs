@@ -2,7 +2,8 @@
 //!
 //! ```text
 //! cargo run --release -p vgpu-benches --bin uniform-capture -- \
-//!   --mode struct|buffer|raw --scenario static|per-pass-camera|one-changes|all-change \
+//!   --mode struct|typed|buffer|raw \
+//!   --scenario static|per-pass-camera|one-changes|all-change|reset-all \
 //!   --draws N --passes P --frames F --warmup W --backend auto|vulkan|gl|metal|dx12|webgpu|noop --json
 //! ```
 //!
@@ -30,6 +31,12 @@ fn run(config: &Config) -> Result<Report, BenchError> {
             )?)
         }
         Mode::Struct => Box::new(capture_vgpu::StructCapture::new(
+            capture_vgpu::gpu_for(config.backend)?,
+            config.scenario,
+            config.draws,
+            config.passes,
+        )?),
+        Mode::Typed => Box::new(capture_vgpu::TypedCapture::new(
             capture_vgpu::gpu_for(config.backend)?,
             config.scenario,
             config.draws,

@@ -378,23 +378,25 @@ impl GpuContext {
         }
     }
 
-    /// Opens ONE validation error scope around several wgpu calls (a frame's
-    /// `CommandEncoder::finish`, uploads and `Queue::submit`), closed by
-    /// [`ValidationScope::pop`]. [`scoped`](Self::scoped) pushes three scopes (validation,
-    /// out-of-memory, internal) and wgpu boxes one future per pop: this costs one push and one
-    /// pop (one allocation), so a frame can afford it. Out-of-memory and internal errors raised
-    /// inside it are not caught: they reach the uncaptured-error log (and the device's handler),
-    /// as any error outside a scope does.
+    /// Opens the error scopes of a frame around several wgpu calls (its
+    /// `CommandEncoder::finish`, uploads and `Queue::submit`), closed by [`FrameScope::pop`]:
+    /// validation and out-of-memory, one push and one pop each. [`scoped`](Self::scoped) pushes
+    /// three scopes (validation, out-of-memory, internal) and wgpu boxes one future per pop: a
+    /// frame affords two (two allocations). Internal errors raised inside it are not caught: they
+    /// reach the uncaptured-error log (and the device's handler), as any error outside a scope
+    /// does.
     ///
     /// Error scopes are per thread: pop the scope on the thread that pushed it (the guard is
     /// neither `Send` nor `Sync`). On the browser's WebGPU nothing is pushed (see
     /// [`scoped`](Self::scoped)).
-    pub fn validation_scope(&self) -> ValidationScope {
+    pub fn frame_scope(&self) -> FrameScope {
         if self.adapter_info.backend == wgpu::Backend::BrowserWebGpu {
-            return ValidationScope { guard: None };
+            return FrameScope { guards: None };
         }
-        ValidationScope {
-            guard: Some(self.device.push_error_scope(wgpu::ErrorFilter::Validation)),
+        let oom = self.device.push_error_scope(wgpu::ErrorFilter::OutOfMemory);
+        let validation = self.device.push_error_scope(wgpu::ErrorFilter::Validation);
+        FrameScope {
+            guards: Some((oom, validation)),
         }
     }
 
@@ -608,18 +610,20 @@ impl GpuContext {
     }
 }
 
-/// One validation error scope spanning several wgpu calls; see
-/// [`GpuContext::validation_scope`]. Dropping it unpopped releases the scope and discards what it
+/// The validation and out-of-memory error scopes of a frame, spanning several wgpu calls; see
+/// [`GpuContext::frame_scope`]. Dropping it unpopped releases the scopes and discards what they
 /// caught.
 #[must_use = "pop the scope to learn whether the calls inside it failed"]
 #[derive(Debug)]
-pub struct ValidationScope {
-    guard: Option<wgpu::ErrorScopeGuard>,
+pub struct FrameScope {
+    /// (out-of-memory, validation): pushed in that order, popped innermost first.
+    guards: Option<(wgpu::ErrorScopeGuard, wgpu::ErrorScopeGuard)>,
 }
 
-impl ValidationScope {
-    /// Closes the scope: `Ok` when wgpu reported nothing inside it, else the first error it
-    /// reported as [`DeviceError::Validation`] with wgpu's description and `label`.
+impl FrameScope {
+    /// Closes the scopes: `Ok` when wgpu reported nothing inside them, else the first error
+    /// (validation first) as [`DeviceError::Validation`] or the out-of-memory error, with wgpu's
+    /// description and `label`.
     ///
     /// The error names the operation that failed. `operations` pairs the name wgpu gives each
     /// call in its descriptions (they begin with `In <name>`: `a CommandEncoder` for
@@ -630,12 +634,15 @@ impl ValidationScope {
         label: Option<&str>,
         operations: &[(&str, &'static str)],
     ) -> Result<(), DeviceError> {
-        let Some(guard) = self.guard else {
+        let Some((oom, validation)) = self.guards else {
             return Ok(());
         };
-        // wgpu-core resolves error scopes synchronously: this never waits.
-        let Some(error) = crate::wait::block_on("pop_error_scope", "the async form", guard.pop())?
-        else {
+        // wgpu-core resolves error scopes synchronously: this never waits. Both are popped
+        // (innermost first) so both are released.
+        let validation =
+            crate::wait::block_on("pop_error_scope", "the async form", validation.pop())?;
+        let oom = crate::wait::block_on("pop_error_scope", "the async form", oom.pop())?;
+        let Some(error) = validation.or(oom) else {
             return Ok(());
         };
         let text = match &error {
@@ -738,14 +745,14 @@ mod tests {
     }
 
     #[test]
-    fn one_validation_scope_catches_the_first_error_inside_it() {
+    fn one_frame_scope_catches_the_first_error_inside_it() {
         let ctx = GpuContext::noop();
-        let ok = ctx.validation_scope();
+        let ok = ctx.frame_scope();
         assert!(
             ok.pop(Some("nothing"), &[("Queue::submit", "Queue::submit")])
                 .is_ok()
         );
-        let scope = ctx.validation_scope();
+        let scope = ctx.frame_scope();
         // MAP_READ with anything but COPY_DST is invalid: wgpu reports it in the scope.
         let _ = ctx.device().create_buffer(&wgpu::BufferDescriptor {
             label: Some("bad"),

@@ -27,7 +27,7 @@ pub mod wait;
 pub use adapter::{
     ContextOptions, SharedDisplay, backend_from_env, request_context, request_context_for_window,
 };
-pub use device::{BackendChoice, GpuContext, UncapturedError, ValidationScope};
+pub use device::{BackendChoice, FrameScope, GpuContext, UncapturedError};
 pub use error::{AdapterAttempt, DeviceError, ErrorCode};
 pub use stats::{Counter, Stats, StatsSnapshot};
 

@@ -53,7 +53,7 @@ const DEFAULT_PASS_LABEL: &str = "pass";
 /// frame" …`). Not given to wgpu: wgpu copies an encoder's label into two `String`s.
 const FRAME_LABEL: &str = "vgpu frame";
 
-/// What a frame's one error scope covers, in order: the name wgpu gives each call in its errors,
+/// What a frame's error scopes cover, in order: the name wgpu gives each call in its errors,
 /// and the operation vgpu's error names (an error naming none of them is the submit's).
 const FRAME_OPERATIONS: [(&str, &str); 3] = [
     ("a CommandEncoder", "CommandEncoder::finish"),
@@ -465,17 +465,20 @@ impl<'g> Frame<'g> {
     /// acquired. Returns the frame's report. In [`Gpu::frame_in`], uploads only: the app
     /// finishes and submits its encoder.
     ///
-    /// Finishing, uploading and submitting run in one wgpu validation error scope: a validation
-    /// error of any of them fails the submit with `VGPU-DEVICE-VALIDATION`, naming the call wgpu
-    /// attributes it to (`CommandEncoder::finish`, `Queue::write_buffer` or `Queue::submit`).
-    /// The values the frame bound are uploaded even then (they are the owners' current bytes).
+    /// Finishing, uploading and submitting run in one validation and one out-of-memory error
+    /// scope: a validation error of any of them fails the submit with `VGPU-DEVICE-VALIDATION`,
+    /// naming the call wgpu attributes it to (`CommandEncoder::finish`, `Queue::write_buffer` or
+    /// `Queue::submit`), running out of memory with `VGPU-DEVICE-OUT-OF-MEMORY`; internal errors
+    /// there are uncaptured errors. The values the frame bound are uploaded even then (they are
+    /// the owners' current bytes).
     pub fn submit(mut self) -> Result<FrameReport> {
         self.open = false;
         let gpu = self.gpu;
         let timed = std::mem::take(&mut self.timed);
         let acquired = std::mem::take(&mut self.acquired);
-        // One validation error scope for the whole submission (finish, uploads, submit): one
-        // push and one pop per frame; an error names the call wgpu attributes it to.
+        // One validation and one out-of-memory scope for the whole submission (finish, uploads,
+        // submit): two pushes and two pops per frame; an error names the call wgpu attributes
+        // it to.
         let (commands, ring, scope) =
             match std::mem::replace(&mut self.encoder, FrameEncoder::Own(None)) {
                 FrameEncoder::Own(encoder) => {
@@ -487,7 +490,7 @@ impl<'g> Frame<'g> {
                     for a in &acquired {
                         copy_for_capture(&mut encoder, a);
                     }
-                    let scope = gpu.ctx.validation_scope();
+                    let scope = gpu.ctx.frame_scope();
                     (Some(encoder.finish()), ring, Some(scope))
                 }
                 FrameEncoder::App(_) => (None, None, None),

@@ -1004,7 +1004,7 @@ fn members_and_blocks_that_do_not_fit_are_rejected() {
 
 /// A buffer destroyed after a draw using it was recorded, before the frame is submitted: wgpu
 /// rejects the whole submission, and `Frame::submit` returns the validation error, caught by the
-/// frame's one error scope and attributed to `Queue::submit` with the frame's label and wgpu's
+/// frame's error scopes and attributed to `Queue::submit` with the frame's label and wgpu's
 /// description (which names the buffer); nothing reaches the uncaptured-error log.
 #[test]
 fn a_buffer_destroyed_between_record_and_submit_fails_the_submit() {
@@ -1033,7 +1033,7 @@ fn a_buffer_destroyed_between_record_and_submit_fails_the_submit() {
 }
 
 /// A raw command wgpu rejects (recorded through `Frame::encoder`) fails the frame at
-/// `CommandEncoder::finish`: the frame's one error scope catches it and the error names that
+/// `CommandEncoder::finish`: the frame's error scopes catches it and the error names that
 /// call, not the submit that follows it in the same scope; the next frame is unaffected.
 #[test]
 fn a_rejected_raw_command_fails_the_frame_at_finish() {
