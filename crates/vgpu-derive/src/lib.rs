@@ -4,7 +4,7 @@
 //! The generated impl computes each field's WGSL offset at compile time (`roundUp(AlignOf(T),
 //! offset)` after the previous field, as WGSL does), the struct's size and alignment, the shape
 //! `vgpu` checks against the reflected WGSL type on the first set, and a writer that copies each
-//! field to its offset. Every field's type must implement `vgpu::Uniform` (scalars, arrays,
+//! field to its offset and zeroes the padding (it writes every byte of the struct). Every field's type must implement `vgpu::Uniform` (scalars, arrays,
 //! nested derived structs, glam and mint types behind vgpu's features).
 
 use proc_macro::TokenStream;
@@ -64,6 +64,17 @@ fn expand(input: &DeriveInput) -> syn::Result<proc_macro2::TokenStream> {
     let last = count - 1;
     let last_ty = types[last];
     let name_str = name.to_string();
+    // Where each field's padding ends: the next field's offset, or the struct's size.
+    let gap_ends: Vec<proc_macro2::TokenStream> = (0..count)
+        .map(|i| {
+            if i + 1 < count {
+                let next = i + 1;
+                quote!(Self::#offsets[#next])
+            } else {
+                quote!(<Self as ::vgpu::Uniform>::SIZE)
+            }
+        })
+        .collect();
 
     Ok(quote! {
         impl #name {
@@ -114,6 +125,8 @@ fn expand(input: &DeriveInput) -> syn::Result<proc_macro2::TokenStream> {
                         &mut dst[Self::#offsets[#index]
                             ..Self::#offsets[#index] + <#types as ::vgpu::Uniform>::SIZE],
                     );
+                    dst[Self::#offsets[#index] + <#types as ::vgpu::Uniform>::SIZE..#gap_ends]
+                        .fill(0);
                 )*
             }
         }

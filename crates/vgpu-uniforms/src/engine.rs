@@ -469,6 +469,46 @@ impl UniformEngine {
         self.update_inner(key, None, f)
     }
 
+    /// Like [`update`](Self::update) for a writer that overwrites every byte (a typed value
+    /// written with its padding): `f` gets the owner's size of scratch bytes *not* initialized
+    /// from the owner's bytes, so this skips that copy. On an owner never set, fails with
+    /// `VGPU-UNIFORMS-NEVER-SET` as `update` does. Allocates nothing once the scratch has grown
+    /// to the largest owner.
+    pub fn overwrite<E: From<UniformsError>>(
+        &mut self,
+        key: OwnerKey,
+        f: impl FnOnce(&mut [u8]) -> Result<(), E>,
+    ) -> Result<bool, E> {
+        let sub = self.submission_state();
+        let owner = self.owners.get_mut(key).ok_or_else(|| stale(key))?;
+        if owner.bytes.is_empty() {
+            return Err(UniformsError::NeverSet {
+                label: owner.label.to_string(),
+                operation: "overwrite",
+            }
+            .into());
+        }
+        let len = owner.bytes.len();
+        if self.scratch.len() < len {
+            self.scratch.resize(len, 0);
+        }
+        let scratch = &mut self.scratch[..len];
+        f(scratch)?;
+        if owner.bytes == *scratch {
+            return Ok(false);
+        }
+        commit(
+            owner,
+            key,
+            scratch,
+            sub,
+            &mut self.pool,
+            &mut self.stamps,
+            &mut self.writes_at_finish,
+        );
+        Ok(true)
+    }
+
     /// Like [`update`](Self::update), but also works on an owner never set: its scratch then starts
     /// as `size` zero bytes and a successful `f` is the first set. On a uniform owner already
     /// set, `size` must equal its size (`VGPU-UNIFORMS-SIZE-MISMATCH` otherwise). On a storage

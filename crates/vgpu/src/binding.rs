@@ -8,7 +8,7 @@ use crate::compute::Compute;
 use crate::draw::{Draw, OpHandle};
 use crate::error::Result;
 use crate::gpu::Gpu;
-use crate::state::{HeldState, OpKey, SharedState, ValueInput};
+use crate::state::{BindingInput, HeldState, OpKey, SharedState, ValueInput};
 
 /// One binding of a draw or compute, resolved by WGSL name once: its `set` skips the name
 /// lookup. Cheap to clone; keeps its draw alive.
@@ -65,30 +65,47 @@ impl Binding {
 
     /// Sets the binding; the same as [`Draw::set`] with its name, without the lookup.
     pub fn set<'a>(&self, value: impl Into<Bind<'a>>) -> Result<()> {
-        let value = value.into();
         let (key, index) = (self.key, self.index);
-        if let Some(input) = value_input(&value) {
-            return self
+        match value_input(value.into()) {
+            Ok(input) => self
                 .op
                 .gpu
-                .with_state(|st| st.set_binding_at(key, index, input.into()));
+                .with_state(|st| st.set_binding_at(key, index, input.as_input())),
+            Err(other) => {
+                let input = other.lower(self.op.gpu.id(), &self.op.label, self.name())?;
+                self.op
+                    .gpu
+                    .with_state(|st| st.set_binding_at(key, index, input))
+            }
         }
-        let input = value.lower(self.op.gpu.id(), &self.op.label, self.name())?;
-        self.op
-            .gpu
-            .with_state(|st| st.set_binding_at(key, index, input))
     }
 }
 
-/// Values need no lowering: they hold no handle.
+/// A value given to a binding, taken out of its `Bind` by value (the borrowed kinds need no
+/// drop); values need no lowering: they hold no handle.
+enum GivenValue<'a> {
+    Owned(crate::Value),
+    Input(ValueInput<'a>),
+}
+
+impl GivenValue<'_> {
+    fn as_input(&self) -> BindingInput<'_> {
+        match self {
+            GivenValue::Owned(v) => BindingInput::Value(v),
+            GivenValue::Input(input) => (*input).into(),
+        }
+    }
+}
+
+/// The value in `value`, or `value` itself when it is a handle (to lower).
 #[inline]
-fn value_input<'v>(value: &'v Bind<'_>) -> Option<ValueInput<'v>> {
+fn value_input(value: Bind<'_>) -> std::result::Result<GivenValue<'_>, Bind<'_>> {
     match value {
-        Bind::Value(v) => Some(ValueInput::Value(v)),
-        Bind::ValueRef(v) => Some(ValueInput::Value(v)),
-        Bind::Bytes(bytes) => Some(ValueInput::Bytes(bytes)),
-        Bind::Typed(value) => Some(ValueInput::Typed(*value)),
-        _ => None,
+        Bind::Typed(value) => Ok(GivenValue::Input(ValueInput::Typed(value))),
+        Bind::ValueRef(v) => Ok(GivenValue::Input(ValueInput::Value(v))),
+        Bind::Bytes(bytes) => Ok(GivenValue::Input(ValueInput::Bytes(bytes))),
+        Bind::Value(v) => Ok(GivenValue::Owned(v)),
+        other => Err(other),
     }
 }
 
@@ -161,14 +178,15 @@ impl SetBatch<'_> {
                 "given to the SetBatch of another Gpu",
             ));
         }
-        let value = value.into();
         let (key, index) = (binding.key, binding.index);
-        if let Some(input) = value_input(&value) {
-            return SharedState::with_held(&self.held, |st| {
-                st.set_binding_at(key, index, input.into())
-            });
+        match value_input(value.into()) {
+            Ok(input) => SharedState::with_held(&self.held, |st| {
+                st.set_binding_at(key, index, input.as_input())
+            }),
+            Err(other) => {
+                let input = other.lower(self.gpu.id(), &binding.op.label, binding.name())?;
+                SharedState::with_held(&self.held, |st| st.set_binding_at(key, index, input))
+            }
         }
-        let input = value.lower(self.gpu.id(), &binding.op.label, binding.name())?;
-        SharedState::with_held(&self.held, |st| st.set_binding_at(key, index, input))
     }
 }

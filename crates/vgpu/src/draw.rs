@@ -127,19 +127,23 @@ impl OpHandle {
     /// `set` of draws and computes.
     pub(crate) fn set(&self, name: &str, value: Bind<'_>) -> Result<()> {
         let key = self.key;
-        // Values (the common case) need no lowering: they hold no handle.
-        let value_input = match &value {
-            Bind::Value(v) => Some(ValueInput::Value(v)),
-            Bind::ValueRef(v) => Some(ValueInput::Value(v)),
-            Bind::Bytes(bytes) => Some(ValueInput::Bytes(bytes)),
-            Bind::Typed(value) => Some(ValueInput::Typed(*value)),
-            _ => None,
+        // Values (the common case) need no lowering: they hold no handle. Matched by value, so
+        // the borrowed kinds need no drop.
+        let input = match value {
+            Bind::Typed(value) => ValueInput::Typed(value),
+            Bind::ValueRef(v) => ValueInput::Value(v),
+            Bind::Bytes(bytes) => ValueInput::Bytes(bytes),
+            Bind::Value(v) => {
+                return self
+                    .gpu
+                    .with_state(|st| st.set_value(key, name, ValueInput::Value(&v)));
+            }
+            other => {
+                let input = other.lower(self.gpu.id(), &self.label, name)?;
+                return self.gpu.with_state(|st| st.set_binding(key, name, input));
+            }
         };
-        if let Some(input) = value_input {
-            return self.gpu.with_state(|st| st.set_value(key, name, input));
-        }
-        let input = value.lower(self.gpu.id(), &self.label, name)?;
-        self.gpu.with_state(|st| st.set_binding(key, name, input))
+        self.gpu.with_state(|st| st.set_value(key, name, input))
     }
 
     /// `set_all` of draws and computes.

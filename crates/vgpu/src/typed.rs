@@ -46,8 +46,8 @@ pub use vgpu_core::typed_shape::{RustField, RustShape, TypedMismatch, const_max,
 /// A Rust type with a WGSL host-shareable layout, set on uniform and storage bindings as a typed
 /// value (see the [module doc](self)). Derive it for structs with `#[derive(vgpu::Uniform)]`.
 ///
-/// Implementations must keep `write_wgsl` within `SIZE` bytes and write each part at the offset
-/// its `SHAPE` gives; the derive and the impls here do.
+/// Implementations must write every byte of `dst[..SIZE]` (each part at the offset its `SHAPE`
+/// gives, padding as zeros) and nothing past it; the derive and the impls here do.
 pub trait Uniform: 'static {
     /// The WGSL layout, checked against the reflected type on the first set.
     const SHAPE: &'static RustShape;
@@ -58,8 +58,8 @@ pub trait Uniform: 'static {
     /// True for scalars (an array of 2, 3 or 4 of them is laid out as a WGSL vector).
     const IS_SCALAR: bool = false;
 
-    /// Writes the value in WGSL's layout into `dst[..Self::SIZE]` (little-endian), leaving
-    /// padding bytes as they are. Panics if `dst` is shorter than `SIZE` (vgpu never passes one).
+    /// Writes the value in WGSL's layout into `dst[..Self::SIZE]` (little-endian), padding as
+    /// zeros: every byte of it. Panics if `dst` is shorter than `SIZE` (vgpu never passes one).
     fn write_wgsl(&self, dst: &mut [u8]);
 }
 
@@ -173,6 +173,9 @@ impl<T: Uniform, const N: usize> Uniform for [T; N] {
         let stride = round_up(T::SIZE, T::ALIGN);
         for (element, out) in self.iter().zip(dst[..Self::SIZE].chunks_exact_mut(stride)) {
             element.write_wgsl(out);
+            if stride > T::SIZE {
+                out[T::SIZE..].fill(0);
+            }
         }
     }
 }
@@ -184,6 +187,9 @@ fn write_columns<const R: usize>(columns: &[[f32; R]], stride: usize, dst: &mut 
     for (column, out) in columns.iter().zip(dst.chunks_mut(stride)) {
         for (x, o) in column.iter().zip(out.chunks_exact_mut(4)) {
             o.copy_from_slice(&x.to_le_bytes());
+        }
+        if out.len() > R * 4 {
+            out[R * 4..].fill(0);
         }
     }
 }

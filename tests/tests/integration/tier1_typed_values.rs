@@ -135,8 +135,9 @@ fn packed(wgsl: &str, name: &str, value: &Value) -> Vec<u8> {
     bytes
 }
 
+/// What `value` writes over `T::SIZE` bytes of garbage: every byte, padding as zeros.
 fn written<T: Uniform>(value: &T) -> Vec<u8> {
-    let mut bytes = vec![0u8; T::SIZE];
+    let mut bytes = vec![0xAAu8; T::SIZE];
     value.write_wgsl(&mut bytes);
     bytes
 }

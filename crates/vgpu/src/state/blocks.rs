@@ -144,7 +144,7 @@ impl State {
                 return Ok(());
             }
         }
-        self.engine.update(owner, |bytes| {
+        self.engine.overwrite(owner, |bytes| {
             value.write(bytes);
             Ok::<(), crate::error::Error>(())
         })?;

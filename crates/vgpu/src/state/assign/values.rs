@@ -55,7 +55,7 @@ impl State {
             // A Rust type already checked against this binding: its bytes go straight into
             // the scratch (no tree, no interpreter). Another type takes the full path once.
             ValueInput::Typed(value) if typed == Some(value.type_key()) => engine
-                .update(owner, |bytes| {
+                .overwrite(owner, |bytes| {
                     value.write(bytes);
                     Ok::<(), crate::error::Error>(())
                 })
