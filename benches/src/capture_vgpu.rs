@@ -5,8 +5,10 @@
 //!   when the scenario changes it (or, in `reset-all`, re-sets it unchanged); the camera set
 //!   before each pass in `per-pass-camera`, once at setup otherwise; `draws` [`Draw`]s drawn in
 //!   every pass.
-//! - [`TypedCapture`], the same with typed values: the camera a derived [`Frame`] and each
-//!   object a derived [`Object`] (`#[derive(vgpu::Uniform)]`) instead of `value!`s.
+//! - [`TypedCapture`], the same with the typed path: the camera a derived [`Frame`] and each
+//!   object a derived [`Object`] (`#[derive(vgpu::Uniform)]`) instead of `value!`s, set through
+//!   each draw's `object` binding resolved once ([`vgpu::Binding`]), all of a frame's object sets
+//!   in one [`vgpu::SetBatch`].
 //! - [`BufferCapture`], the seed's workaround: user-owned [`Buffer`]s bound by identity, one
 //!   camera buffer per pass (one buffer cannot hold two values in one submission), one 64-byte
 //!   object buffer per draw, written only when their bytes change, and one [`Draw`] per
@@ -18,8 +20,8 @@
 use std::cell::Cell;
 
 use vgpu::{
-    Buffer, BufferDesc, Draw, DrawDesc, Gpu, GpuOptions, SharedUniforms, StatsSnapshot, Target,
-    UncapturedError, Value, value,
+    Binding, Buffer, BufferDesc, Draw, DrawDesc, Gpu, GpuOptions, SharedUniforms, StatsSnapshot,
+    Target, UncapturedError, Value, value,
 };
 
 use crate::capture::{
@@ -177,6 +179,8 @@ pub struct TypedCapture {
     /// The camera value, reused (its matrix is replaced in place before a set).
     camera_value: Frame,
     draws: Vec<Draw>,
+    /// Each draw's `object` binding, resolved once.
+    object_bindings: Vec<Binding>,
     /// Each draw's `Object` value, kept as the application's state.
     objects: Vec<Object>,
     target: Target,
@@ -197,6 +201,7 @@ impl TypedCapture {
         };
         let camera = gpu.uniforms(&camera_value)?;
         let mut list = Vec::with_capacity(draws);
+        let mut object_bindings = Vec::with_capacity(draws);
         let mut objects = Vec::with_capacity(draws);
         for i in 0..draws {
             let draw = gpu.draw(
@@ -211,8 +216,10 @@ impl TypedCapture {
             let object = Object {
                 world: columns(&initial_world(i)),
             };
-            draw.set("object", &object)?;
+            let binding = draw.binding("object")?;
+            binding.set(&object)?;
             list.push(draw);
+            object_bindings.push(binding);
             objects.push(object);
         }
         Ok(TypedCapture {
@@ -222,6 +229,7 @@ impl TypedCapture {
             camera,
             camera_value,
             draws: list,
+            object_bindings,
             objects,
             target,
         })
@@ -233,14 +241,18 @@ impl FrameLoop for TypedCapture {
         let (scenario, passes) = (self.scenario, self.passes);
         let (camera, draws, target) = (&self.camera, &self.draws, &self.target);
         let (objects, camera_value) = (&mut self.objects, &mut self.camera_value);
+        let (gpu, bindings) = (&self.gpu, &self.object_bindings);
         let report = self.gpu.frame(|f| {
+            // The typed path: resolved bindings, one lock for all the frame's sets.
+            let mut batch = gpu.batch();
             for i in scenario.changed_objects(index, draws.len()) {
                 objects[i].world = columns(&changed_world(i, index));
-                draws[i].set("object", &objects[i])?;
+                batch.set(&bindings[i], &objects[i])?;
             }
             for i in scenario.reset_objects(draws.len()) {
-                draws[i].set("object", &objects[i])?;
+                batch.set(&bindings[i], &objects[i])?;
             }
+            drop(batch);
             for pass in 0..passes {
                 if scenario.camera_per_pass() {
                     camera_value.view_projection = columns(&camera_matrix(pass));
@@ -280,7 +292,7 @@ impl FrameLoop for TypedCapture {
 
     fn describe(&self) -> String {
         format!(
-            "vgpu typed: {} draws, one SharedUniforms camera (derived `Frame`), per-draw `object` derived `Object` values",
+            "vgpu typed: {} draws, one SharedUniforms camera (derived `Frame`), per-draw `object` derived `Object` values set through resolved bindings in one batch per frame",
             self.draws.len()
         )
     }

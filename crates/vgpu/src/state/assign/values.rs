@@ -31,6 +31,22 @@ impl State {
         let BindingContent::Value { owner, typed } = *op.contents.get(i)? else {
             return None;
         };
+        // A Rust type already checked against this binding (which is then of fixed size): it
+        // writes every byte straight into the scratch, no plan, no tree, no interpreter.
+        // Another type takes the full path once.
+        if let ValueInput::Typed(value) = input {
+            if typed != Some(value.type_key()) {
+                return None;
+            }
+            return Some(
+                engine
+                    .overwrite(owner, |bytes| {
+                        value.write(bytes);
+                        Ok::<(), crate::error::Error>(())
+                    })
+                    .map(|_| ()),
+            );
+        }
         let pb = &op.program.bindings[i];
         let plan = op
             .program
@@ -50,14 +66,6 @@ impl State {
                     plan.pack_partial(v, bytes, &cx)
                         .map(|_| ())
                         .map_err(crate::error::Error::from)
-                })
-                .map(|_| ()),
-            // A Rust type already checked against this binding: its bytes go straight into
-            // the scratch (no tree, no interpreter). Another type takes the full path once.
-            ValueInput::Typed(value) if typed == Some(value.type_key()) => engine
-                .overwrite(owner, |bytes| {
-                    value.write(bytes);
-                    Ok::<(), crate::error::Error>(())
                 })
                 .map(|_| ()),
             ValueInput::Typed(_) => return None,
