@@ -45,6 +45,16 @@ pub struct WritePlan {
     flat_members: Option<Box<[Option<FlatMember>]>>,
 }
 
+/// Zeroes a struct's padding gaps in `dst`: padding reads as zero, as the interpreter leaves it.
+#[inline(always)]
+fn zero_gaps(gaps: &[(u32, u32)], dst: &mut [u8]) {
+    for &(start, len) in gaps {
+        if let Some(gap) = dst.get_mut(start as usize..(start + len) as usize) {
+            gap.fill(0);
+        }
+    }
+}
+
 /// Member `name` of a flat struct and the bytes `field` gives it, when that is a copy:
 /// `(member index, offset, bytes)`.
 #[inline(always)]
@@ -272,6 +282,14 @@ impl WritePlan {
         if fields.is_empty() || fields.len() > 8 || dst.len() < self.layout.size as usize {
             return None;
         }
+        // One member (the common case: one field changed): check and write in one lookup.
+        if let [(name, field)] = fields.as_slice() {
+            let (_, offset, bytes) = flat_run(members, flat, name, field)?;
+            dst.get_mut(offset..offset + bytes.len())?
+                .copy_from_slice(bytes);
+            zero_gaps(gaps, dst);
+            return Some(offset + bytes.len());
+        }
         // Check every member (names distinct, each a copy), then write.
         let mut seen = 0u64;
         for (name, field) in fields {
@@ -288,12 +306,7 @@ impl WritePlan {
                 .copy_from_slice(bytes);
             end = end.max(offset + bytes.len());
         }
-        // Padding reads as zero, as the interpreter leaves it.
-        for &(start, len) in gaps.iter() {
-            if let Some(gap) = dst.get_mut(start as usize..(start + len) as usize) {
-                gap.fill(0);
-            }
-        }
+        zero_gaps(gaps, dst);
         Some(end)
     }
 
