@@ -103,9 +103,9 @@ impl<'a> Bind<'a> {
                 record: None,
                 label: "wgpu buffer binding",
             }),
-            Bind::Texture(_) | Bind::TargetColor(_) | Bind::TargetDepth(_) => {
-                self.lower_view(check)?
-            }
+            Bind::Texture(t) => lower_view(ViewSource::Texture(t), check)?,
+            Bind::TargetColor(t) => lower_view(ViewSource::TargetColor(t), check)?,
+            Bind::TargetDepth(t) => lower_view(ViewSource::TargetDepth(t), check)?,
             Bind::RawView(view) => BindingInput::View(ViewInput {
                 view,
                 format: Some(view.texture().format()),
@@ -123,52 +123,58 @@ impl<'a> Bind<'a> {
             Bind::RawSampler(raw) => BindingInput::Sampler(SamplerInput { raw, record: None }),
         })
     }
+}
 
-    /// A vgpu texture's or a target's view, after the `Gpu` check.
-    fn lower_view(
-        &self,
-        check: impl Fn(GpuId, &'static str, &str) -> Result<()>,
-    ) -> Result<BindingInput<'_>> {
-        Ok(match self {
-            Bind::Texture(t) => {
-                check(t.inner.gpu, "texture", &t.inner.label)?;
-                BindingInput::View(ViewInput {
-                    view: &t.inner.view,
+/// The vgpu handles a view is taken from.
+enum ViewSource<'a> {
+    Texture(&'a Texture),
+    TargetColor(&'a Target),
+    TargetDepth(&'a Target),
+}
+
+/// A vgpu texture's or a target's view, after the `Gpu` check.
+fn lower_view<'a>(
+    source: ViewSource<'a>,
+    check: impl Fn(GpuId, &'static str, &str) -> Result<()>,
+) -> Result<BindingInput<'a>> {
+    Ok(match source {
+        ViewSource::Texture(t) => {
+            check(t.inner.gpu, "texture", &t.inner.label)?;
+            BindingInput::View(ViewInput {
+                view: &t.inner.view,
+                format: Some(t.format()),
+                samples: 1,
+                owner: ViewOwner::Texture(&t.inner),
+                what: "a texture",
+            })
+        }
+        ViewSource::TargetColor(t) => {
+            check(t.inner.gpu, "target", &t.inner.label)?;
+            match t.color_view() {
+                Some(view) => BindingInput::View(ViewInput {
+                    view,
                     format: Some(t.format()),
                     samples: 1,
-                    owner: ViewOwner::Texture(&t.inner),
-                    what: "a texture",
-                })
+                    owner: ViewOwner::Target(&t.inner),
+                    what: "a target's color texture",
+                }),
+                None => BindingInput::Unusable("a depth-only target's color (it has none)"),
             }
-            Bind::TargetColor(t) => {
-                check(t.inner.gpu, "target", &t.inner.label)?;
-                match t.color_view() {
-                    Some(view) => BindingInput::View(ViewInput {
-                        view,
-                        format: Some(t.format()),
-                        samples: 1,
-                        owner: ViewOwner::Target(&t.inner),
-                        what: "a target's color texture",
-                    }),
-                    None => BindingInput::Unusable("a depth-only target's color (it has none)"),
-                }
+        }
+        ViewSource::TargetDepth(t) => {
+            check(t.inner.gpu, "target", &t.inner.label)?;
+            match (t.depth_view(), t.depth_texture()) {
+                (Some(view), Some(tex)) => BindingInput::View(ViewInput {
+                    view,
+                    format: Some(tex.format()),
+                    samples: tex.sample_count(),
+                    owner: ViewOwner::Target(&t.inner),
+                    what: "a target's depth texture",
+                }),
+                _ => BindingInput::Unusable("a target without depth"),
             }
-            Bind::TargetDepth(t) => {
-                check(t.inner.gpu, "target", &t.inner.label)?;
-                match (t.depth_view(), t.depth_texture()) {
-                    (Some(view), Some(tex)) => BindingInput::View(ViewInput {
-                        view,
-                        format: Some(tex.format()),
-                        samples: tex.sample_count(),
-                        owner: ViewOwner::Target(&t.inner),
-                        what: "a target's depth texture",
-                    }),
-                    _ => BindingInput::Unusable("a target without depth"),
-                }
-            }
-            _ => BindingInput::Unusable("not a texture"),
-        })
-    }
+        }
+    })
 }
 
 impl<'a, T: Uniform> From<&'a T> for Bind<'a> {

@@ -280,16 +280,6 @@ impl State {
         range: Option<&DrawRange>,
     ) -> Result<()> {
         let pinning = bound.pinned.is_some();
-        let Some(op) = self.ops.get_mut(key) else {
-            return Ok(());
-        };
-        let memoized = op
-            .render
-            .as_mut()
-            .is_some_and(|r| r.pipelines.get(sig).is_some());
-        if !memoized {
-            self.render_pipeline(key, sig)?;
-        }
         let State {
             ops,
             engine,
@@ -300,6 +290,16 @@ impl State {
         let Some(op) = ops.get_mut(key) else {
             return Ok(());
         };
+        let memoized = op
+            .render
+            .as_mut()
+            .is_some_and(|r| r.pipelines.get(sig).is_some());
+        if !memoized && op.render.is_some() {
+            // Rare: the pipeline for this target signature is made (it needs the whole state;
+            // on `Ok` it is memoized), then the record is looked up again.
+            self.render_pipeline(key, sig)?;
+            return self.record_draw(key, rec, bound, sig, signature_id, range);
+        }
         record_groups(op, engine, bind, page_resources, rec, bound)?;
         let Some(render) = op.render.as_ref() else {
             return Ok(());
