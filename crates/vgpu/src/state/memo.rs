@@ -137,7 +137,7 @@ impl FastGroup {
 /// target signature id equals `signature_id`; any change of the operation's bindings invalidates
 /// it. Each group's offset holds while its owner's stamp does.
 #[derive(Debug)]
-#[repr(C, align(64))]
+#[repr(C)]
 pub(crate) struct FastRecord {
     /// Invalidation epoch the copies were made at (`u64::MAX`: invalid, or not eligible).
     pub(crate) valid_epoch: u64,

@@ -112,7 +112,7 @@ pub(crate) struct BoundValue {
 
 /// Per-group recording state of an operation (`repr(C)`: what every record reads comes first).
 #[derive(Debug, Default)]
-#[repr(C, align(64))]
+#[repr(C)]
 pub(crate) struct GroupState {
     /// Exactly one value, which takes the group's only dynamic offset (fast path): its owner.
     pub(crate) single_value: Option<OwnerKey>,
@@ -138,9 +138,11 @@ pub(crate) struct RenderInfo {
 }
 
 /// Per-operation state kept in the `Gpu` state. `repr(C)`: the fast record comes first, so a
-/// steady-state record touches one contiguous block per draw.
+/// steady-state record touches one contiguous block per draw. Not aligned to cache lines: the
+/// records of 100 000 draws pack densely (800 bytes each instead of 1 024), and the
+/// instructions per steady frame are the same either way (callgrind, noop, 1000x2).
 #[derive(Debug)]
-#[repr(C, align(64))]
+#[repr(C)]
 pub(crate) struct Operation {
     pub(crate) fast: FastRecord,
     /// Grows whenever a binding's content changes: memos and bundles recorded under an older
