@@ -207,14 +207,9 @@ pub(crate) fn edit_distance(a: &str, b: &str) -> usize {
     prev[b.len()]
 }
 
-/// "did you mean `x`?" for the candidate closest to `name`, if it is a likely misspelling.
-pub fn suggest<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<Box<str>> {
-    did_you_mean(name, candidates)
-}
-
 /// The closest candidate to `name`, if it is close enough to be a likely misspelling, as
 /// "did you mean `x`?".
-pub(crate) fn did_you_mean<'a>(
+pub fn did_you_mean<'a>(
     name: &str,
     candidates: impl IntoIterator<Item = &'a str>,
 ) -> Option<Box<str>> {

@@ -434,10 +434,7 @@ impl UniformEngine {
             self.resize_storage(key, bytes)?;
             return Ok(true);
         }
-        if owner.bytes == bytes {
-            return Ok(false);
-        }
-        commit(
+        Ok(commit_if_changed(
             owner,
             key,
             bytes,
@@ -445,8 +442,7 @@ impl UniformEngine {
             &mut self.pool,
             &mut self.stamps,
             &mut self.writes_at_finish,
-        );
-        Ok(true)
+        ))
     }
 
     /// The open submission, as a set, a pin or a removal sees it.
@@ -494,10 +490,7 @@ impl UniformEngine {
         }
         let scratch = &mut self.scratch[..len];
         f(scratch)?;
-        if owner.bytes == *scratch {
-            return Ok(false);
-        }
-        commit(
+        Ok(commit_if_changed(
             owner,
             key,
             scratch,
@@ -505,8 +498,7 @@ impl UniformEngine {
             &mut self.pool,
             &mut self.stamps,
             &mut self.writes_at_finish,
-        );
-        Ok(true)
+        ))
     }
 
     /// Like [`update`](Self::update), but also works on an owner never set: its scratch then starts
@@ -590,10 +582,7 @@ impl UniformEngine {
             resized?;
             return Ok(true);
         }
-        if owner.bytes == self.scratch {
-            return Ok(false);
-        }
-        commit(
+        Ok(commit_if_changed(
             owner,
             key,
             &self.scratch,
@@ -601,8 +590,7 @@ impl UniformEngine {
             &mut self.pool,
             &mut self.stamps,
             &mut self.writes_at_finish,
-        );
-        Ok(true)
+        ))
     }
 
     /// Replaces a storage owner's bytes with `bytes` of another length, and its buffer with a new
@@ -1149,6 +1137,23 @@ fn queue_at_finish(owner: &mut Owner, key: OwnerKey, writes_at_finish: &mut Vec<
         owner.write_at_finish = true;
         writes_at_finish.push(key);
     }
+}
+
+/// [`commit`]s `bytes` unless the owner holds them already (bitwise); returns whether it did.
+fn commit_if_changed(
+    owner: &mut Owner,
+    key: OwnerKey,
+    bytes: &[u8],
+    sub: SubmissionState,
+    pool: &mut Pool,
+    stamps: &mut Stamps,
+    writes_at_finish: &mut Vec<OwnerKey>,
+) -> bool {
+    if owner.bytes == bytes {
+        return false;
+    }
+    commit(owner, key, bytes, sub, pool, stamps, writes_at_finish);
+    true
 }
 
 /// Replaces the owner's bytes with `bytes` (which differ from them) and does the bookkeeping.

@@ -5,7 +5,7 @@ use vgpu_core::value::Value;
 use crate::buffer::Buffer;
 use crate::descriptors::GpuId;
 use crate::error::{Result, foreign_gpu};
-use crate::state::{BindingInput, BufferInput, SamplerInput, ViewInput, ViewOwner};
+use crate::state::{BindingInput, BufferInput, SamplerInput, ValueInput, ViewInput, ViewOwner};
 use crate::target::Target;
 use crate::texture::{Sampler, Texture};
 use crate::typed::{TypedRef, Uniform};
@@ -122,6 +122,38 @@ impl<'a> Bind<'a> {
             }
             Bind::RawSampler(raw) => BindingInput::Sampler(SamplerInput { raw, record: None }),
         })
+    }
+}
+
+/// A value taken out of its [`Bind`] by value (the borrowed kinds need no drop); values need no
+/// lowering: they hold no handle.
+pub(crate) enum GivenValue<'a> {
+    Owned(Value),
+    Input(ValueInput<'a>),
+}
+
+impl GivenValue<'_> {
+    /// The value as the state layer takes it.
+    #[inline]
+    pub(crate) fn as_input(&self) -> ValueInput<'_> {
+        match self {
+            GivenValue::Owned(v) => ValueInput::Value(v),
+            GivenValue::Input(input) => *input,
+        }
+    }
+}
+
+impl<'a> Bind<'a> {
+    /// The value this is, or `self` when it is a handle (to [`lower`](Self::lower)).
+    #[inline]
+    pub(crate) fn into_value(self) -> std::result::Result<GivenValue<'a>, Bind<'a>> {
+        match self {
+            Bind::Typed(value) => Ok(GivenValue::Input(ValueInput::Typed(value))),
+            Bind::ValueRef(v) => Ok(GivenValue::Input(ValueInput::Value(v))),
+            Bind::Bytes(bytes) => Ok(GivenValue::Input(ValueInput::Bytes(bytes))),
+            Bind::Value(v) => Ok(GivenValue::Owned(v)),
+            other => Err(other),
+        }
     }
 }
 

@@ -8,7 +8,7 @@ use crate::compute::Compute;
 use crate::draw::{Draw, OpHandle};
 use crate::error::Result;
 use crate::gpu::Gpu;
-use crate::state::{BindingInput, HeldState, OpKey, SharedState, ValueInput};
+use crate::state::{HeldState, OpKey, SharedState};
 
 /// One binding of a draw or compute, resolved by WGSL name once: its `set` skips the name
 /// lookup. Cheap to clone; keeps its draw alive.
@@ -66,11 +66,11 @@ impl Binding {
     /// Sets the binding; the same as [`Draw::set`] with its name, without the lookup.
     pub fn set<'a>(&self, value: impl Into<Bind<'a>>) -> Result<()> {
         let (key, index) = (self.key, self.index);
-        match value_input(value.into()) {
+        match value.into().into_value() {
             Ok(input) => self
                 .op
                 .gpu
-                .with_state(|st| st.set_binding_at(key, index, input.as_input())),
+                .with_state(|st| st.set_binding_at(key, index, input.as_input().into())),
             Err(other) => {
                 let input = other.lower(self.op.gpu.id(), &self.op.label, self.name())?;
                 self.op
@@ -78,34 +78,6 @@ impl Binding {
                     .with_state(|st| st.set_binding_at(key, index, input))
             }
         }
-    }
-}
-
-/// A value given to a binding, taken out of its `Bind` by value (the borrowed kinds need no
-/// drop); values need no lowering: they hold no handle.
-enum GivenValue<'a> {
-    Owned(crate::Value),
-    Input(ValueInput<'a>),
-}
-
-impl GivenValue<'_> {
-    fn as_input(&self) -> BindingInput<'_> {
-        match self {
-            GivenValue::Owned(v) => BindingInput::Value(v),
-            GivenValue::Input(input) => (*input).into(),
-        }
-    }
-}
-
-/// The value in `value`, or `value` itself when it is a handle (to lower).
-#[inline]
-fn value_input(value: Bind<'_>) -> std::result::Result<GivenValue<'_>, Bind<'_>> {
-    match value {
-        Bind::Typed(value) => Ok(GivenValue::Input(ValueInput::Typed(value))),
-        Bind::ValueRef(v) => Ok(GivenValue::Input(ValueInput::Value(v))),
-        Bind::Bytes(bytes) => Ok(GivenValue::Input(ValueInput::Bytes(bytes))),
-        Bind::Value(v) => Ok(GivenValue::Owned(v)),
-        other => Err(other),
     }
 }
 
@@ -179,9 +151,9 @@ impl SetBatch<'_> {
             ));
         }
         let (key, index) = (binding.key, binding.index);
-        match value_input(value.into()) {
+        match value.into().into_value() {
             Ok(input) => SharedState::with_held(&self.held, |st| {
-                st.set_binding_at(key, index, input.as_input())
+                st.set_binding_at(key, index, input.as_input().into())
             }),
             Err(other) => {
                 let input = other.lower(self.gpu.id(), &binding.op.label, binding.name())?;

@@ -10,8 +10,7 @@ use crate::error::{BindingError, Result};
 use crate::gpu::Gpu;
 use crate::shader::Shader;
 use crate::state::{
-    BindingInput, IndexBinding, OpKey, Program, RenderInfo, RenderStateKey, Stages, ValueInput,
-    VertexBinding,
+    BindingInput, IndexBinding, OpKey, Program, RenderInfo, RenderStateKey, Stages, VertexBinding,
 };
 
 /// A vertex buffer bound at one slot, with its layout (checked against the shader's inputs).
@@ -127,23 +126,16 @@ impl OpHandle {
     /// `set` of draws and computes.
     pub(crate) fn set(&self, name: &str, value: Bind<'_>) -> Result<()> {
         let key = self.key;
-        // Values (the common case) need no lowering: they hold no handle. Matched by value, so
-        // the borrowed kinds need no drop.
-        let input = match value {
-            Bind::Typed(value) => ValueInput::Typed(value),
-            Bind::ValueRef(v) => ValueInput::Value(v),
-            Bind::Bytes(bytes) => ValueInput::Bytes(bytes),
-            Bind::Value(v) => {
-                return self
-                    .gpu
-                    .with_state(|st| st.set_value(key, name, ValueInput::Value(&v)));
-            }
-            other => {
+        // Values (the common case) need no lowering: they hold no handle.
+        match value.into_value() {
+            Ok(value) => self
+                .gpu
+                .with_state(|st| st.set_value(key, name, value.as_input())),
+            Err(other) => {
                 let input = other.lower(self.gpu.id(), &self.label, name)?;
-                return self.gpu.with_state(|st| st.set_binding(key, name, input));
+                self.gpu.with_state(|st| st.set_binding(key, name, input))
             }
-        };
-        self.gpu.with_state(|st| st.set_value(key, name, input))
+        }
     }
 
     /// `set_all` of draws and computes.

@@ -71,7 +71,7 @@ impl Program {
     #[cold]
     pub(crate) fn unknown_binding(&self, label: &str, name: &str) -> vgpu_core::SetError {
         let available: Vec<Box<str>> = self.bindings.iter().map(|b| Box::from(&*b.name)).collect();
-        let hint = vgpu_core::set_error::suggest(name, available.iter().map(|b| &**b));
+        let hint = vgpu_core::set_error::did_you_mean(name, available.iter().map(|b| &**b));
         vgpu_core::SetError::BindingUnknown {
             label: label.into(),
             name: name.into(),

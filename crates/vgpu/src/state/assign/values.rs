@@ -15,6 +15,12 @@ use crate::state::operation::{BindingContent, OpKey};
 use crate::state::program::Program;
 use crate::typed::TypedRef;
 
+/// A value input that goes through the binding's write plan.
+enum Untyped<'v> {
+    Value(&'v Value),
+    Bytes(&'v [u8]),
+}
+
 impl State {
     /// Fast path of `set`: a new value for a binding already holding a library-owned value of a
     /// fixed-size type. Packs straight into the engine's scratch bytes; no handle clones, no
@@ -34,19 +40,21 @@ impl State {
         // A Rust type already checked against this binding (which is then of fixed size): it
         // writes every byte straight into the scratch, no plan, no tree, no interpreter.
         // Another type takes the full path once.
-        if let ValueInput::Typed(value) = input {
-            if typed != Some(value.type_key()) {
-                return None;
+        let value = match input {
+            ValueInput::Typed(value) if typed == Some(value.type_key()) => {
+                return Some(
+                    engine
+                        .overwrite(owner, |bytes| {
+                            value.write(bytes);
+                            Ok::<(), crate::error::Error>(())
+                        })
+                        .map(|_| ()),
+                );
             }
-            return Some(
-                engine
-                    .overwrite(owner, |bytes| {
-                        value.write(bytes);
-                        Ok::<(), crate::error::Error>(())
-                    })
-                    .map(|_| ()),
-            );
-        }
+            ValueInput::Typed(_) => return None,
+            ValueInput::Value(v) => Untyped::Value(v),
+            ValueInput::Bytes(bytes) => Untyped::Bytes(bytes),
+        };
         let pb = &op.program.bindings[i];
         let plan = op
             .program
@@ -60,16 +68,15 @@ impl State {
             return None;
         }
         let cx = PackContext::new(&op.label, &pb.name);
-        Some(match input {
-            ValueInput::Value(v) => engine
+        Some(match value {
+            Untyped::Value(v) => engine
                 .update(owner, |bytes| {
                     plan.pack_partial(v, bytes, &cx)
                         .map(|_| ())
                         .map_err(crate::error::Error::from)
                 })
                 .map(|_| ()),
-            ValueInput::Typed(_) => return None,
-            ValueInput::Bytes(bytes) => plan
+            Untyped::Bytes(bytes) => plan
                 .check_pod_size(bytes.len(), &cx)
                 .map_err(crate::error::Error::from)
                 .and_then(|()| {
