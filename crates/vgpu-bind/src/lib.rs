@@ -24,6 +24,7 @@
 
 mod cache;
 mod error;
+mod error_codes;
 mod registry;
 mod store;
 
@@ -31,5 +32,6 @@ pub use cache::{
     BindEntry, BindGroupCache, BindGroupId, CacheConfig, INLINE_ENTRIES, SORT_ON_STACK,
 };
 pub use error::BindError;
+pub use error_codes::ERROR_CODES;
 pub use registry::{BindRegistry, LayoutKey, ResourceKey, ResourceKind};
 pub use store::BindingStore;

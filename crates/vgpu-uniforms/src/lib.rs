@@ -89,11 +89,13 @@
 mod config;
 mod engine;
 mod error;
+mod error_codes;
 mod pool;
 
 pub use config::EngineConfig;
 pub use engine::{EngineGauges, SlotRef, UniformEngine};
 pub use error::UniformsError;
+pub use error_codes::ERROR_CODES;
 
 slotmap::new_key_type! {
     /// An owner of an engine. Generational: stale once the owner is removed.

@@ -47,6 +47,7 @@ mod descriptors;
 mod draw;
 mod effect;
 pub mod error;
+mod error_codes;
 mod frame;
 mod gpu;
 mod readback;
@@ -69,6 +70,7 @@ pub use effect::{Effect, FULLSCREEN_VERTEX};
 pub use error::{
     BindingError, BufferError, Error, ForeignGpuError, FrameError, Result, TargetError,
 };
+pub use error_codes::{CodeInfo, error_codes, explain};
 pub use frame::{ComputePass, Frame, FrameReport, Pass, PassDesc, PassTarget};
 pub use gpu::{Gpu, GpuOptions};
 pub use shader::Shader;

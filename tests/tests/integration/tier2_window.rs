@@ -392,3 +392,93 @@ fn the_window_example_renders_the_scene_survives_a_resize_and_steady_frames_cost
     };
     run_window(&example, &backend, display.as_deref());
 }
+
+/// A pass into a window surface inside [`Gpu::frame_in`] (the app's encoder, the app submits)
+/// is refused with `VGPU-FRAME-SURFACE-APP-ENCODER`, and the surface still renders through
+/// `gpu.frame` afterwards. Runs in a child process whose `$DISPLAY` is the display found here
+/// (a window needs a process-wide display, and winit one event loop per process).
+#[test]
+fn a_surface_pass_in_the_apps_encoder_is_refused() {
+    let backend = std::env::var("VGPU_BACKEND").unwrap_or_else(|_| "auto".to_owned());
+    if backend == "noop" {
+        eprintln!("VGPU_BACKEND=noop: skipping (no adapter presents to a window)");
+        return;
+    }
+    let (display, _server) = match display() {
+        Ok(d) => d,
+        Err(why) => {
+            eprintln!("a_surface_pass_in_the_apps_encoder_is_refused: skipped: {why}");
+            return;
+        }
+    };
+    let mut env = vec![("VGPU_BACKEND", backend.as_str())];
+    if let Some(display) = display.as_deref() {
+        env.push(("DISPLAY", display));
+    }
+    vgpu_tests::run_child_test(
+        module_path!(),
+        "surface_pass_in_the_apps_encoder_child",
+        &env,
+    );
+}
+
+#[test]
+#[ignore = "child of a_surface_pass_in_the_apps_encoder_is_refused"]
+fn surface_pass_in_the_apps_encoder_child() {
+    if !vgpu_tests::in_child_test("surface_pass_in_the_apps_encoder_child") {
+        return;
+    }
+    use winit::event_loop::EventLoop;
+    #[cfg(any(
+        target_os = "linux",
+        target_os = "freebsd",
+        target_os = "openbsd",
+        target_os = "netbsd",
+        target_os = "dragonfly"
+    ))]
+    use winit::platform::x11::EventLoopBuilderExtX11;
+
+    let mut builder = EventLoop::builder();
+    #[cfg(any(
+        target_os = "linux",
+        target_os = "freebsd",
+        target_os = "openbsd",
+        target_os = "netbsd",
+        target_os = "dragonfly"
+    ))]
+    builder.with_any_thread(true);
+    let event_loop = builder.build().expect("an event loop on $DISPLAY");
+    #[allow(
+        deprecated,
+        reason = "a window without running the event loop is enough here"
+    )]
+    let window = event_loop
+        .create_window(winit::window::Window::default_attributes().with_title("vgpu test"))
+        .expect("a window");
+    let options = vgpu::GpuOptions::from_env()
+        .expect("VGPU_BACKEND")
+        .with_display(event_loop.owned_display_handle());
+    let (gpu, surface) = Gpu::new_for_window(
+        &options,
+        std::sync::Arc::new(window),
+        &vgpu::SurfaceDesc::new(64, 64),
+    )
+    .expect("a Gpu presenting to the window");
+
+    let mut encoder = gpu.device().create_command_encoder(&Default::default());
+    let err = gpu
+        .frame_in(&mut encoder, |f| f.pass(&surface, |_p| Ok(())))
+        .expect_err("a surface pass in the app's encoder");
+    assert_eq!(err.code(), "VGPU-FRAME-SURFACE-APP-ENCODER", "{err}");
+    assert!(err.to_string().contains("gpu.frame"), "{err}");
+    drop(encoder);
+    // The refusal cancelled that frame: the surface renders through vgpu's own frame.
+    gpu.frame(|f| {
+        f.pass(
+            vgpu::PassDesc::new(&surface).clear([0.0, 0.0, 1.0, 1.0]),
+            |_p| Ok(()),
+        )
+    })
+    .expect("a frame into the surface after the refusal");
+    assert!(gpu.take_uncaptured_errors().is_empty());
+}

@@ -409,6 +409,7 @@ fn wrong_kind_is_an_error_naming_binding_and_label() {
         matches!(err, BindError::MissingBinding { binding: 1, .. }),
         "{err}"
     );
+    assert_eq!(err.code(), "VGPU-BIND-MISSING-BINDING");
     let err = store
         .get_or_create(
             layout,
@@ -424,6 +425,7 @@ fn wrong_kind_is_an_error_naming_binding_and_label() {
         matches!(err, BindError::UnknownBinding { binding: 7, .. }),
         "{err}"
     );
+    assert_eq!(err.code(), "VGPU-BIND-UNKNOWN-BINDING");
     let err = store
         .get_or_create(
             layout,
@@ -518,6 +520,7 @@ fn out_of_range_buffers_are_errors_with_expected_and_actual() {
         ),
         "{err}"
     );
+    assert_eq!(err.code(), "VGPU-BIND-ALIGNMENT");
 
     // A registered range: offsets are relative to it and bounded by it.
     let r = store
