@@ -535,17 +535,23 @@ impl GpuContext {
     }
 
     /// `Queue::write_texture` (counted in `write_calls` and `bytes_uploaded` with
-    /// `write_buffer`: both are uploads through the queue).
+    /// `write_buffer`: both are uploads through the queue), validated: a write wgpu refuses (a
+    /// format that cannot be a copy destination, such as `Depth32Float`; a layout that does not
+    /// fit the texture) is an `Err` carrying wgpu's description, never an uncaptured error.
     pub fn write_texture(
         &self,
+        label: Option<&str>,
         texture: wgpu::TexelCopyTextureInfo<'_>,
         data: &[u8],
         layout: wgpu::TexelCopyBufferLayout,
         size: wgpu::Extent3d,
-    ) {
+    ) -> Result<(), DeviceError> {
+        self.scoped("Queue::write_texture", label, |_| {
+            self.queue.write_texture(texture, data, layout, size)
+        })?;
         self.stats.write_calls.bump();
         self.stats.bytes_uploaded.add(data.len() as u64);
-        self.queue.write_texture(texture, data, layout, size);
+        Ok(())
     }
 
     /// Submits command buffers (counted).

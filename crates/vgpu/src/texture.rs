@@ -134,8 +134,12 @@ impl Texture {
         &self.inner.view
     }
 
-    /// Replaces the whole texture's contents with `data` (tightly packed rows).
-    /// Fails with `VGPU-FOREIGN-GPU` if `gpu` did not create the texture.
+    /// Replaces the whole texture's contents with `data` (tightly packed rows; for
+    /// block-compressed formats, rows of blocks).
+    /// Fails with `VGPU-FOREIGN-GPU` if `gpu` did not create the texture, `VGPU-BUFFER-RANGE`
+    /// if `data` is not exactly the texture's size, and `VGPU-DEVICE-VALIDATION` (with wgpu's
+    /// description) if wgpu refuses the write, e.g. for a format that cannot be a copy
+    /// destination such as `Depth32Float`.
     pub fn write(&self, gpu: &Gpu, data: &[u8]) -> Result<()> {
         if self.inner.gpu != gpu.id() {
             return Err(crate::error::foreign_gpu(
@@ -145,31 +149,41 @@ impl Texture {
             ));
         }
         let (w, h) = self.size();
-        let block = self.format().block_copy_size(None).unwrap_or(0);
-        let expected = u64::from(w) * u64::from(h) * u64::from(block);
+        let format = self.format();
+        let block = format.block_copy_size(None).unwrap_or(0);
+        // Block-compressed formats are copied in blocks of several texels (4×4 for BC).
+        let (bw, bh) = format.block_dimensions();
+        let (columns, rows) = (w.div_ceil(bw), h.div_ceil(bh));
+        let expected = u64::from(columns) * u64::from(rows) * u64::from(block);
         if block == 0 || data.len() as u64 != expected {
+            let unit = if (bw, bh) == (1, 1) {
+                format!("{w}x{h} texels of {block} bytes")
+            } else {
+                format!("{columns}x{rows} blocks of {bw}x{bh} texels, {block} bytes each")
+            };
             return Err(BufferError::Range {
                 label: self.inner.label.clone(),
                 what: "texture data length",
-                expected: format!("{expected} bytes ({w}x{h} texels of {block} bytes)"),
+                expected: format!("{expected} bytes ({unit})"),
                 actual: format!("{} bytes", data.len()),
             }
             .into());
         }
         gpu.ctx.write_texture(
+            Some(&self.inner.label),
             self.inner.texture.as_image_copy(),
             data,
             wgpu::TexelCopyBufferLayout {
                 offset: 0,
-                bytes_per_row: Some(w * block),
-                rows_per_image: Some(h),
+                bytes_per_row: Some(columns * block),
+                rows_per_image: Some(rows),
             },
             wgpu::Extent3d {
                 width: w,
                 height: h,
                 depth_or_array_layers: 1,
             },
-        );
+        )?;
         Ok(())
     }
 }

@@ -153,3 +153,35 @@ fn target_rejects_bad_sizes_and_formats_with_codes() {
         .expect_err("not readable");
     assert_eq!(e.code(), "VGPU-TARGET-FORMAT");
 }
+
+/// Fuzz finding (`api` target, fuzz/regressions/api/texture-write-depth32float): writing a
+/// texture whose format `Queue::write_texture` refuses (Depth32Float) returned `Ok` and left an
+/// uncaptured wgpu validation error. It is an `Err` with wgpu's description, nothing uncaptured,
+/// and the `Gpu` stays usable.
+#[test]
+fn texture_write_wgpu_refuses_is_an_err_not_an_uncaptured_error() {
+    vgpu_tests::each_gpu(|gpu| {
+        let desc = vgpu::TextureDesc {
+            label: "depth data".into(),
+            width: 4,
+            height: 4,
+            format: wgpu::TextureFormat::Depth32Float,
+            ..Default::default()
+        };
+        let e = gpu
+            .texture_with_data(&desc, &[0; 64])
+            .expect_err("Depth32Float cannot be a write_texture destination");
+        assert_eq!(e.code(), "VGPU-DEVICE-VALIDATION", "{e}");
+        assert!(e.to_string().contains("Depth32Float"), "{e}");
+        let texture = gpu.texture(&desc).expect("the texture itself is valid");
+        let e = texture.write(gpu, &[0; 64]).expect_err("written");
+        assert_eq!(e.code(), "VGPU-DEVICE-VALIDATION", "{e}");
+        assert!(gpu.take_uncaptured_errors().is_empty());
+        let fine = vgpu::TextureDesc {
+            format: wgpu::TextureFormat::Rgba8Unorm,
+            ..desc
+        };
+        gpu.texture_with_data(&fine, &[7; 64])
+            .expect("an Rgba8Unorm texture still writes");
+    });
+}

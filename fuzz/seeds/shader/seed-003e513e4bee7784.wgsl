@@ -1,0 +1,2 @@
+{}
+@group(0) @binding(0) var<{}> u: {};

@@ -1,0 +1,1 @@
+struct S { a: vec2<f32>, b: f32, c: vec2<f32> }

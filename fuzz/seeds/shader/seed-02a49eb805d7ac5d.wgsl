@@ -1,0 +1,6 @@
+
+        struct Object { color: vec4f }
+        @group(0) @binding(0) var<uniform> object: Object;
+        @vertex fn vs_main() -> @builtin(position) vec4f { return vec4f(0.0); }
+        @fragment fn fs_main() -> @location(0) vec4f { return object.color; }
+    

@@ -1,0 +1,1 @@
+@group(0) @binding(0) var<storage> u: array<array<array<vec4<f32>, 65536>, 65536>, 65536>;

@@ -1,0 +1,2 @@
+struct In { c: vec3<f32> }
+struct S { a: f32, inner: In }

@@ -1,0 +1,2 @@
+struct A { time: f32, mouse: vec2f }
+struct B { time: f32, @size(16) mouse: vec2f }

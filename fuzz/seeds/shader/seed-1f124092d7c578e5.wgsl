@@ -1,0 +1,1 @@
+struct S { xs: array<u32, 3> }

@@ -1,0 +1,1 @@
+struct S { counter: atomic<u32>, values: array<atomic<i32>, 3> }

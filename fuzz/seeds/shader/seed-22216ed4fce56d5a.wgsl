@@ -1,0 +1,1 @@
+struct S { count: u32, offset: i32, v: vec2<i32> }

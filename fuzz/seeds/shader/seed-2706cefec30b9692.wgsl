@@ -1,0 +1,1 @@
+struct S { a: f32, b: u32, c: vec2<f32> }

@@ -1,0 +1,1 @@
+struct S { world: mat4x4<f32>, color: vec4<f32> }

@@ -1,0 +1,1 @@
+struct S { count: u32, offset: i32 }

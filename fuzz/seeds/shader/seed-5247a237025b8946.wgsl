@@ -1,0 +1,2 @@
+struct Globals { time: f32, mouse: vec2f }
+struct BlurGlobals { time: f32, cursor: vec2f }

@@ -1,0 +1,1 @@
+struct S { color: vec3<f32> }

@@ -1,0 +1,1 @@
+struct S { a: f32, @align(16) b: f32, c: f32 }

@@ -1,0 +1,1 @@
+a uniforms block (binds to var<uniform> only; use a Buffer for storage)

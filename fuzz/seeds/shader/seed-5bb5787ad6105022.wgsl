@@ -1,0 +1,2 @@
+struct Inner { enabled: bool }
+struct Flags { on: u32, inner: array<Inner, 2> }

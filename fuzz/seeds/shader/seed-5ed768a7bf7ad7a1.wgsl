@@ -1,0 +1,10 @@
+
+        struct Object { color: vec4f, center: vec2f }
+        @group(0) @binding(0) var<uniform> object: Object;
+        @vertex
+        fn vs_main(@builtin(vertex_index) i: u32) -> @builtin(position) vec4f {
+            var c = array<vec2f, 3>(vec2f(-1.0, -1.0), vec2f(1.0, -1.0), vec2f(0.0, 1.0));
+            return vec4f(object.center + 0.05 * c[i], 0.0, 1.0);
+        }
+        @fragment fn fs_main() -> @location(0) vec4f { return object.color; }
+    

@@ -1,0 +1,2 @@
+struct L { color: vec3<f32> }
+struct S { lights: array<L, 2> }

@@ -1,0 +1,1 @@
+struct Object { world: mat4x4<f32>, color: vec3<f32>, intensity: f32 }

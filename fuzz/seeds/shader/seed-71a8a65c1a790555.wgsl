@@ -1,0 +1,1 @@
+struct V { x: f32, y: f32 }

@@ -1,0 +1,1 @@
+struct S { ms: array<mat3x3<f32>, 2> }

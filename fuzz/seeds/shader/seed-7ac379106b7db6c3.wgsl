@@ -1,0 +1,1 @@
+struct S { a: f32, b: vec3<f32>, m: mat4x4<f32>, c: array<vec4<f32>, 2> }

@@ -1,0 +1,1 @@
+struct S { a: vec3<i32>, b: u32, c: vec2<u32> }

@@ -1,0 +1,1 @@
+struct S { arr: array<vec3<f32>, 4> }

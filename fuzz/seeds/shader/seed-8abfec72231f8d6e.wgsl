@@ -1,0 +1,2 @@
+enable f16;
+struct S { m: mat3x3<f16> }

@@ -1,0 +1,1 @@
+struct S { m: mat4x4<f32> }

@@ -1,0 +1,1 @@
+a member of struct S { world: mat4x4<f32>, color: vec4<f32> }

@@ -1,0 +1,1 @@
+struct In { x: f32 }

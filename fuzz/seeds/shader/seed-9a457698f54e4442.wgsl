@@ -1,0 +1,1 @@
+struct S { a: vec4<f32>, b: vec3<f32> }

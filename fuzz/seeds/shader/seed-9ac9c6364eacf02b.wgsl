@@ -1,0 +1,1 @@
+struct S { m: mat2x2<f32> }

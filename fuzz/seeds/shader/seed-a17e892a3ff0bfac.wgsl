@@ -1,0 +1,1 @@
+struct Object { world: mat4x4<f32> }

@@ -1,0 +1,1 @@
+struct S { @size(20) a: vec3<f32>, @align(8) b: f32 }

@@ -1,0 +1,1 @@
+@compute @workgroup_size(4294967295, 4294967295, 4294967295) fn cs_main() {}

@@ -1,0 +1,1 @@
+struct P { x: f32, y: f32, z: f32 }

@@ -1,0 +1,14 @@
+
+struct Params { color: vec4f }
+@group(0) @binding(0) var<uniform> params: Params;
+
+@vertex
+fn vs(@builtin(vertex_index) i: u32) -> @builtin(position) vec4f {
+    let p = vec2f(f32((i << 1u) & 2u), f32(i & 2u));
+    return vec4f(p * 2.0 - 1.0, 0.0, 1.0);
+}
+
+@fragment
+fn fs() -> @location(0) vec4f {
+    return params.color;
+}

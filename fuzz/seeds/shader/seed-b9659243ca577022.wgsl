@@ -1,0 +1,2 @@
+struct A { n: atomic<u32> }
+struct B { n: u32 }

@@ -1,0 +1,1 @@
+struct S { count: u32, data: array<vec4<f32>> }

@@ -1,0 +1,1 @@
+struct S { a: f32, b: vec3<f32>, c: u32, d: vec2<f32> }

@@ -1,0 +1,1 @@
+struct S { grid: array<array<f32, 2>, 3> }

@@ -1,0 +1,1 @@
+struct S { a: f32, m: mat2x2<f32>, n: mat3x2<f32>, h: array<f32, 3> }

@@ -1,0 +1,1 @@
+@group(0) @binding(0) var<storage> u: array<f32, -1>;

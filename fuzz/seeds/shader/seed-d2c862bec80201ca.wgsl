@@ -1,0 +1,2 @@
+{decls}
+@group(0) @binding(0) var<{space}> u: S;

@@ -1,0 +1,1 @@
+struct S { u: u32, i: i32, x: f32, v: vec2<u32> }

@@ -1,0 +1,1 @@
+struct S{k} {{ {attr}a: S{p}, b: S{p} }}

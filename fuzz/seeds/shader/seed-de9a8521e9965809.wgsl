@@ -1,0 +1,1 @@
+struct S { a: f32, m: mat3x3<f32> }

@@ -1,0 +1,1 @@
+struct S { m: mat2x3<f32> }

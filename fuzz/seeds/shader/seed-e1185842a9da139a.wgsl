@@ -1,0 +1,1 @@
+struct S0 { a: f32 }

@@ -1,0 +1,1 @@
+struct S { @size(16) a: vec2<f32>, b: f32 }

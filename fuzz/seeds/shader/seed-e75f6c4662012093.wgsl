@@ -1,0 +1,1 @@
+struct S {{ {}, arr: array<f32, 64> }}

@@ -1,0 +1,10 @@
+
+struct Frame { view_projection: mat4x4f }
+struct Object { world: mat4x4f }
+@group(0) @binding(0) var<uniform> frame: Frame;
+@group(1) @binding(0) var<uniform> object: Object;
+@vertex fn vs_main(@builtin(vertex_index) i: u32) -> @builtin(position) vec4f {
+    var p = array<vec2f, 3>(vec2f(-0.25, -0.25), vec2f(0.25, -0.25), vec2f(0.0, 0.25));
+    return frame.view_projection * object.world * vec4f(p[i], 0.0, 1.0);
+}
+@fragment fn fs_main() -> @location(0) vec4f { return vec4f(1.0); }

@@ -1,0 +1,1 @@
+struct S { m: mat3x3<f32> }

@@ -1,0 +1,5 @@
+
+                struct P { n: vec4u }
+                @group(0) @binding(0) var<uniform> p: P;
+                @group(0) @binding(1) var<storage, read_write> out: array<u32>;
+                @compute @workgroup_size(1) fn cs_main() { out[0] = p.n.x; }

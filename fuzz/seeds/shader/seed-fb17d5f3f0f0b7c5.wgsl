@@ -1,0 +1,1 @@
+struct S { a: vec3<f32>, b: f32 }

@@ -1,0 +1,1 @@
+struct S { m: mat3x2<f32> }
