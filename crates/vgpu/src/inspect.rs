@@ -23,7 +23,7 @@
 
 use std::sync::Arc;
 
-pub use vgpu_uniforms::{BufferKey, PageKey};
+pub use vgpu_uniforms::{BufferKey, EngineConfig, PageKey};
 
 use crate::gpu::Gpu;
 
@@ -85,6 +85,15 @@ impl Gpu {
     #[doc(hidden)]
     pub fn inspect_shadow(&self, page: PageKey, offset: u32, len: usize) -> Option<Vec<u8>> {
         self.with_state(|st| st.inspect_shadow(page, offset, len))
+    }
+
+    /// Gives the capture engine `config` (small pages, few retained slots: more pages, page
+    /// releases and slot reuse for tests to exercise), while it holds nothing yet: no value,
+    /// block, page or storage buffer, no open frame. Returns whether it did (`false`: nothing
+    /// changed). A testing aid: see [`crate::inspect`].
+    #[doc(hidden)]
+    pub fn inspect_engine_config(&self, config: EngineConfig) -> bool {
+        self.with_state(|st| st.inspect_engine_config(config))
     }
 
     /// The `wgpu::Buffer` of the capture engine's page `page` (`UNIFORM | COPY_DST | COPY_SRC`),

@@ -12,7 +12,7 @@ use std::sync::Arc;
 use ahash::AHashMap;
 use smallvec::SmallVec;
 use vgpu_bind::{BindEntry, BindingStore, LayoutKey};
-use vgpu_uniforms::PageKey;
+use vgpu_uniforms::{EngineConfig, PageKey, UniformEngine};
 
 use super::State;
 use super::operation::OpKey;
@@ -247,6 +247,21 @@ impl State {
             .as_deref_mut()
             .map(|i| std::mem::take(&mut i.log))
             .unwrap_or_default()
+    }
+
+    /// Replaces the capture engine by one with `config`, if the current one holds nothing yet
+    /// (no owner, page or storage buffer, no open submission). Returns whether it did.
+    pub(crate) fn inspect_engine_config(&mut self, config: EngineConfig) -> bool {
+        let g = self.engine.gauges();
+        let empty = g.owners == 0
+            && g.pages == 0
+            && g.storage_buffers == 0
+            && self.page_resources.is_empty()
+            && self.engine.open_submission().is_none();
+        if empty {
+            self.engine = UniformEngine::new(self.ctx.clone(), config);
+        }
+        empty
     }
 
     /// The buffer of the capture engine's page `page`, while it lives.
