@@ -250,13 +250,15 @@ impl State {
     }
 
     /// Replaces the capture engine by one with `config`, if the current one holds nothing yet
-    /// (no owner, page or storage buffer, no open submission). Returns whether it did.
+    /// (no owner, page or storage buffer, no open submission; so no key of it is held anywhere
+    /// in the state). Returns whether it did.
     pub(crate) fn inspect_engine_config(&mut self, config: EngineConfig) -> bool {
         let g = self.engine.gauges();
         let empty = g.owners == 0
             && g.pages == 0
             && g.storage_buffers == 0
             && self.page_resources.is_empty()
+            && self.blocks.is_empty()
             && self.engine.open_submission().is_none();
         if empty {
             self.engine = UniformEngine::new(self.ctx.clone(), config);
