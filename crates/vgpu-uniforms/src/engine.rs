@@ -968,6 +968,15 @@ impl UniformEngine {
         self.pool.page_buffer(key)
     }
 
+    /// The CPU shadow of `len` bytes at `offset` of page `page` (what the page's buffer holds
+    /// there once every dirty slot is uploaded, i.e. after
+    /// [`finish_submission`](Self::finish_submission)); `None` if the page was released or the
+    /// range does not fit it. For tests and diagnostics: a slot's bytes are meaningful only
+    /// while an operation may read it.
+    pub fn shadow_bytes(&self, page: PageKey, offset: u32, len: usize) -> Option<&[u8]> {
+        self.pool.shadow(page, offset, len)
+    }
+
     /// A storage owner's buffer, while the owner (or the submission that bound it) lives.
     pub fn storage_buffer(&self, key: StorageKey) -> Option<&wgpu::Buffer> {
         self.pool.storage_buffer(key)

@@ -261,6 +261,16 @@ impl Pool {
         }
     }
 
+    /// The shadow's `len` bytes at `offset` of `page`; `None` if the page is gone or the range
+    /// does not fit it.
+    pub(crate) fn shadow(&self, page: PageKey, offset: u32, len: usize) -> Option<&[u8]> {
+        let start = offset as usize;
+        self.pages
+            .get(page)?
+            .shadow
+            .get(start..start.checked_add(len)?)
+    }
+
     /// True when the shadow at `loc` holds exactly `bytes` (a bitwise compare).
     #[inline]
     pub(crate) fn holds(&self, loc: SlotLoc, bytes: &[u8]) -> bool {

@@ -19,7 +19,10 @@ use crate::descriptors::{DrawRange, GpuId, TargetSignature};
 use crate::draw::Draw;
 use crate::error::{FrameError, Result, foreign_gpu};
 use crate::gpu::Gpu;
-use crate::state::{HeldState, MAX_TIMED_PASSES, PassBindings, TimedPasses};
+use crate::inspect::RecordPath;
+use crate::state::{
+    HeldState, InspectRecorder, MAX_TIMED_PASSES, PassBindings, PassInspect, TimedPasses,
+};
 use crate::surface::{AcquiredSurface, Surface, SurfaceSkip};
 use crate::target::Target;
 
@@ -351,11 +354,11 @@ impl<'g> Frame<'g> {
     ) -> Result<()> {
         let gpu = self.gpu;
         let held = gpu.shared.hold();
-        let signature_id = {
+        let (signature_id, inspect) = {
             let mut st = held.borrow_mut();
             // Draws recorded into it may bind memoized uniform slots (`State::record_fast`).
             st.engine.memos_in_use();
-            st.signature_id(sig)
+            (st.signature_id(sig), st.inspect_pass())
         };
         let mut pass = Pass {
             gpu_id: gpu.id(),
@@ -364,6 +367,7 @@ impl<'g> Frame<'g> {
             sig,
             signature_id,
             bound: PassBindings::default(),
+            inspect,
         };
         let result = record(&mut pass);
         pass.bound.flush(gpu.ctx.stats());
@@ -696,6 +700,8 @@ pub struct Pass<'p> {
     /// `sig` interned (fast records compare this id).
     signature_id: u32,
     bound: PassBindings,
+    /// What the pass has bound, while the binding inspector is on (`crate::inspect`).
+    inspect: Option<Box<PassInspect>>,
 }
 
 impl std::fmt::Debug for Pass<'_> {
@@ -713,6 +719,10 @@ impl<'p> Pass<'p> {
     pub fn draw(&mut self, draw: &Draw) -> Result<()> {
         if draw.gpu_id != self.gpu_id {
             return Err(foreign_gpu("draw", &draw.inner.label, "recording the pass"));
+        }
+        // The binding inspector's only cost while it is off: this branch.
+        if self.inspect.is_some() {
+            return self.draw_inspected(draw, None);
         }
         let mut state = self.held.borrow_mut();
         if state.record_fast(
@@ -738,6 +748,9 @@ impl<'p> Pass<'p> {
         if draw.gpu_id != self.gpu_id {
             return Err(foreign_gpu("draw", &draw.inner.label, "recording the pass"));
         }
+        if self.inspect.is_some() {
+            return self.draw_inspected(draw, Some(&range));
+        }
         self.held.borrow_mut().record_draw(
             draw.key,
             &mut *self.rpass,
@@ -746,6 +759,38 @@ impl<'p> Pass<'p> {
             self.signature_id,
             Some(&range),
         )
+    }
+
+    /// [`draw`](Self::draw) (`range: None`) or [`draw_with`](Self::draw_with) while the binding
+    /// inspector is on: records through a recorder that notes the bind groups set, then logs
+    /// what the draw would read (`crate::inspect`).
+    #[cold]
+    #[inline(never)]
+    fn draw_inspected(&mut self, draw: &Draw, range: Option<&DrawRange>) -> Result<()> {
+        let Some(inspect) = self.inspect.as_deref_mut() else {
+            return Ok(());
+        };
+        let mut state = self.held.borrow_mut();
+        let mut rec = InspectRecorder::new(&mut *self.rpass, inspect);
+        let path = if range.is_none()
+            && state.record_fast(draw.key, &mut rec, &mut self.bound, self.signature_id)
+        {
+            RecordPath::Fast
+        } else {
+            state.record_draw(
+                draw.key,
+                &mut rec,
+                &mut self.bound,
+                self.sig,
+                self.signature_id,
+                range,
+            )?;
+            RecordPath::Full
+        };
+        if rec.drawn {
+            state.inspect_draw(draw.key, inspect, path);
+        }
+        Ok(())
     }
 
     /// Replays a bundle. Fails with `VGPU-BUNDLE-STALE` if a resource it recorded was destroyed
@@ -757,6 +802,9 @@ impl<'p> Pass<'p> {
         bundle.check(self.sig)?;
         self.rpass.execute_bundles(std::iter::once(bundle.raw()));
         self.bound.reset();
+        if let Some(inspect) = self.inspect.as_deref_mut() {
+            inspect.reset();
+        }
         self.bound.operations += bundle.len() as u64;
         Ok(())
     }
@@ -779,6 +827,9 @@ impl<'p> Pass<'p> {
     /// The raw wgpu pass, for commands vgpu does not wrap. vgpu forgets what it had bound.
     pub fn raw(&mut self) -> &mut wgpu::RenderPass<'static> {
         self.bound.reset();
+        if let Some(inspect) = self.inspect.as_deref_mut() {
+            inspect.reset();
+        }
         self.rpass
     }
 }

@@ -21,7 +21,8 @@
 //!   (handles of another `Gpu` are refused), lowers them, locks the state and delegates;
 //! - **`state/`** (private): the state and its lock, operation records and their memo, binding
 //!   assignment, recording, pipelines, timing; it holds records, never a handle;
-//! - both use the plain modules `descriptors`, `error`, `readback` and `typed` (typed values).
+//! - both use the plain modules `descriptors`, `error`, `readback`, `typed` (typed values) and
+//!   `inspect` (a testing aid, hidden from the docs).
 //!
 //! ## Capture vocabulary
 //!
@@ -50,6 +51,8 @@ pub mod error;
 mod error_codes;
 mod frame;
 mod gpu;
+#[doc(hidden)]
+pub mod inspect;
 mod readback;
 mod shader;
 mod state;

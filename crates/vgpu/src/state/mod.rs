@@ -6,10 +6,12 @@
 //!   `record.rs`: recording into passes and bundles.
 //! - `assign/`: binding assignment, by kind of input; `blocks.rs`: shared uniforms blocks;
 //!   `resource_uses.rs`: binding counts and idle user resources.
-//! - `program.rs`, `pipeline.rs`: layouts and pipelines; `timing.rs`: GPU pass timings.
+//! - `program.rs`, `pipeline.rs`: layouts and pipelines; `timing.rs`: GPU pass timings;
+//!   `inspect.rs`: the binding inspector (a testing aid, off by default).
 
 mod assign;
 mod blocks;
+mod inspect;
 mod lock;
 mod memo;
 mod operation;
@@ -31,6 +33,7 @@ use vgpu_uniforms::{BufferKey, EngineConfig, OwnerKey, UniformEngine};
 pub(crate) use assign::{
     BindingInput, BufferInput, SamplerInput, ValueInput, ViewInput, ViewOwner,
 };
+pub(crate) use inspect::{InspectRecorder, PassInspect};
 pub(crate) use lock::{HeldState, SharedState};
 pub(crate) use operation::{IndexBinding, OpKey, RenderInfo, RenderStateKey, VertexBinding};
 pub(crate) use program::{Program, Stages};
@@ -78,6 +81,8 @@ pub(crate) struct State {
     /// While a `set_all` runs: the contents it replaced, by binding index, in order.
     set_all_replaced: Option<Vec<(usize, operation::BindingContent)>>,
     next_id: u64,
+    /// The binding inspector, while switched on (a testing aid, see `crate::inspect`).
+    inspect: Option<Box<inspect::Inspector>>,
 }
 
 impl State {
@@ -104,6 +109,7 @@ impl State {
             deferred: Vec::new(),
             set_all_replaced: None,
             next_id: 0,
+            inspect: None,
         };
         Arc::new(SharedState::new(GpuId::next(), state))
     }

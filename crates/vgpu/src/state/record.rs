@@ -15,6 +15,7 @@ use vgpu_bind::{BindEntry, BindGroupId, BindingStore, ResourceKey};
 use vgpu_uniforms::{BufferKey, OwnerKey, SlotRef, UniformEngine};
 
 use super::State;
+use super::inspect::Inspector;
 use super::memo::{CachedGroup, FAST_GROUPS, FastGroup, FastRecord, MEMO_VALUES, PageGroup};
 use super::operation::{BindingContent, GroupState, NO_DYNAMIC_OFFSET, OpKey, Operation};
 use super::program::Program;
@@ -285,6 +286,7 @@ impl State {
             engine,
             bind,
             page_resources,
+            inspect,
             ..
         } = self;
         let Some(op) = ops.get_mut(key) else {
@@ -300,7 +302,8 @@ impl State {
             self.render_pipeline(key, sig)?;
             return self.record_draw(key, rec, bound, sig, signature_id, range);
         }
-        record_groups(op, engine, bind, page_resources, rec, bound)?;
+        let inspect = inspect.as_deref_mut();
+        record_groups(op, engine, bind, page_resources, inspect, rec, bound)?;
         let Some(render) = op.render.as_ref() else {
             return Ok(());
         };
@@ -372,12 +375,14 @@ impl State {
             engine,
             bind,
             page_resources,
+            inspect,
             ..
         } = self;
         let Some(op) = ops.get_mut(key) else {
             return Ok(());
         };
-        record_groups(op, engine, bind, page_resources, rec, bound)
+        let inspect = inspect.as_deref_mut();
+        record_groups(op, engine, bind, page_resources, inspect, rec, bound)
     }
 }
 
@@ -549,11 +554,12 @@ struct GroupSource<'o> {
     epoch: u64,
 }
 
-/// The engines a group resolves and builds through.
+/// The engines a group resolves and builds through, and the binding inspector if it is on.
 struct Binder<'s> {
     engine: &'s mut UniformEngine,
     bind: &'s mut BindingStore,
     page_resources: &'s mut AHashMap<BufferKey, ResourceKey>,
+    inspect: Option<&'s mut Inspector>,
 }
 
 /// Resolves the owners an operation binds and sets its bind groups.
@@ -566,6 +572,7 @@ fn record_groups<R: Recorder>(
     engine: &mut UniformEngine,
     bind: &mut BindingStore,
     page_resources: &mut AHashMap<BufferKey, ResourceKey>,
+    inspect: Option<&mut Inspector>,
     rec: &mut R,
     bound: &mut PassBindings,
 ) -> Result<()> {
@@ -583,6 +590,7 @@ fn record_groups<R: Recorder>(
         engine,
         bind,
         page_resources,
+        inspect,
     };
     let pinning = bound.pinned.is_some();
     for (gi, g) in op.groups.iter_mut().enumerate().take(MAX_GROUPS) {
@@ -742,13 +750,17 @@ fn build_group(
         }
     }
     let (id, g) = binder.bind.get_or_create(group.layout_key, &entries)?;
+    let g = g.clone();
+    if let Some(inspector) = binder.inspect.as_deref_mut() {
+        inspector.note_group(binder.bind, group.layout_key, &entries, bindings, &g);
+    }
     Ok(CachedGroup {
         pages,
         static_offsets,
         bindings_rev: src.bindings_rev,
         epoch: src.epoch,
         id,
-        group: g.clone(),
+        group: g,
     })
 }
 
