@@ -205,6 +205,7 @@ impl std::fmt::Debug for Frame<'_> {
 impl Gpu {
     /// Opens a frame: `begin_frame`, then passes, then [`Frame::submit`].
     pub fn begin_frame(&self) -> Result<Frame<'_>> {
+        self.ctx.check_lost("begin_frame")?;
         let encoder = self
             .ctx
             .device()
@@ -213,6 +214,9 @@ impl Gpu {
     }
 
     fn open_frame<'g>(&'g self, encoder: FrameEncoder<'g>) -> Result<Frame<'g>> {
+        // A flag (one atomic load): a device destroyed but not known lost yet is found by the
+        // submit (`GpuContext::check_submitted`).
+        self.ctx.check_lost("begin_frame")?;
         let start = Instant::now();
         let before = self.ctx.stats().snapshot();
         // GPU timings need vgpu's own submit (their read-back is mapped after it).
@@ -496,17 +500,17 @@ impl<'g> Frame<'g> {
                 FrameEncoder::App(_) => (None, None, None),
             };
         let encode = self.start.elapsed();
-        let (submit_time, submitted) = gpu.with_state(|st| -> Result<_> {
+        let (submit_time, submitted, index) = gpu.with_state(|st| -> Result<_> {
             let t = Instant::now();
             st.engine.finish_submission()?;
-            if let Some(cmd) = commands {
-                gpu.ctx.submit([cmd]);
-            }
+            let index = commands.map(|cmd| gpu.ctx.submit([cmd]));
             // A resource destroyed after it was recorded fails here, with wgpu's description.
             let submitted = match scope {
                 Some(scope) => scope.pop(Some(FRAME_LABEL), &FRAME_OPERATIONS),
                 None => Ok(()),
-            };
+            }
+            // The device may have been lost (or destroyed) during the frame.
+            .and_then(|()| gpu.ctx.check_lost("Frame::submit"));
             let submit = t.elapsed();
             if submitted.is_ok() {
                 let frame_index = st.frame_index();
@@ -515,9 +519,14 @@ impl<'g> Frame<'g> {
                 st.timer_give_back_labels(timed);
             }
             st.after_submission();
-            Ok((submit, submitted))
+            Ok((submit, submitted, index))
         })?;
         submitted?;
+        // wgpu drops a submission to a destroyed device without an error: ask whether it took
+        // this one (outside the state: the poll may run callbacks, the device-lost one included).
+        if let Some(index) = index {
+            gpu.ctx.check_submitted(index, "Frame::submit")?;
+        }
         for a in acquired {
             present(gpu, a)?;
         }
