@@ -6,6 +6,13 @@
 //! wgpu error scope and return [`DeviceError`] with wgpu's full description instead of panicking.
 //! Errors raised outside a scope (e.g. at submit) are routed to the context's uncaptured-error log
 //! and optional callback, never to wgpu's default panic handler.
+//!
+//! Device loss: the context knows once its device is lost ([`GpuContext::is_lost`]), from
+//! wgpu's device-lost callback (every reason) or from its own checks, and then fails every call
+//! that needs the device with [`DeviceError::Lost`] (`VGPU-DEVICE-LOST`). wgpu reports a
+//! `Device::destroy` only at a later poll, and drops the errors of a destroyed device: the checks
+//! ([`GpuContext::check_device`] at creation and read-back, [`GpuContext::check_submitted`]
+//! after a frame's submit) find it at once.
 
 use std::fmt;
 use std::sync::atomic::{AtomicBool, Ordering};

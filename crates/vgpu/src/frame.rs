@@ -172,7 +172,8 @@ impl FrameReport {
 
 /// An open frame. Record passes with [`pass`](Self::pass) and
 /// [`compute_pass`](Self::compute_pass), then [`submit`](Self::submit) (or drop /
-/// [`cancel`](Self::cancel) to discard everything: nothing is uploaded).
+/// [`cancel`](Self::cancel) to discard everything: nothing is uploaded). Dropping it while a
+/// panic unwinds (in a frame's or a pass's closure) cancels it too: the next frame opens.
 pub struct Frame<'g> {
     gpu: &'g Gpu,
     encoder: FrameEncoder<'g>,
@@ -475,6 +476,10 @@ impl<'g> Frame<'g> {
     /// `Queue::submit`), running out of memory with `VGPU-DEVICE-OUT-OF-MEMORY`; internal errors
     /// there are uncaptured errors. The values the frame bound are uploaded even then (they are
     /// the owners' current bytes).
+    ///
+    /// A device lost or destroyed before or during the frame fails the submit with
+    /// `VGPU-DEVICE-LOST`: wgpu drops a submission to a destroyed device without an error, so the
+    /// submit asks wgpu whether it took the submission (one non-blocking poll of the device).
     pub fn submit(mut self) -> Result<FrameReport> {
         self.open = false;
         let gpu = self.gpu;
