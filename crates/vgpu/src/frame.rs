@@ -147,7 +147,7 @@ pub struct FrameReport {
     pub stats: StatsSnapshot,
     /// CPU time from the start of the frame through `CommandEncoder::finish()`.
     pub encode: Duration,
-    /// CPU time of uploads plus `Queue::submit`.
+    /// CPU time of uploads plus `Queue::submit` (and the check that wgpu took the submission).
     pub submit: Duration,
     /// Per-pass GPU times `(label, duration)` of the most recent frame whose timestamps were read
     /// back (usually one or two frames earlier, see `gpu_frame_index`); `None` where the adapter
@@ -505,7 +505,7 @@ impl<'g> Frame<'g> {
                 FrameEncoder::App(_) => (None, None, None),
             };
         let encode = self.start.elapsed();
-        let (submit_time, submitted, index) = gpu.with_state(|st| -> Result<_> {
+        let (mut submit_time, submitted, index) = gpu.with_state(|st| -> Result<_> {
             let t = Instant::now();
             st.engine.finish_submission()?;
             let index = commands.map(|cmd| gpu.ctx.submit([cmd]));
@@ -530,7 +530,9 @@ impl<'g> Frame<'g> {
         // wgpu drops a submission to a destroyed device without an error: ask whether it took
         // this one (outside the state: the poll may run callbacks, the device-lost one included).
         if let Some(index) = index {
+            let t = Instant::now();
             gpu.ctx.check_submitted(index, "Frame::submit")?;
+            submit_time += t.elapsed();
         }
         for a in acquired {
             present(gpu, a)?;
