@@ -502,11 +502,13 @@ impl GpuContext {
             submission_index: Some(index),
             timeout: Some(Duration::ZERO),
         };
-        match self.poll(operation, poll) {
-            Err(DeviceError::Poll { .. }) => self.check_device(operation),
-            Err(e) => Err(e),
-            // The poll may have run the device-lost callback.
-            Ok(_) => self.check_lost(operation),
+        match self.poll_raw(operation, poll)? {
+            // wgpu never took the submission (a validation error would have been reported in
+            // its scope): is the device still valid?
+            Err(wgpu::PollError::WrongSubmissionIndex(..)) => self.check_device(operation),
+            // Taken (done, or still running: `Timeout`). The poll may have run the device-lost
+            // callback.
+            Ok(_) | Err(_) => self.check_lost(operation),
         }
     }
 
@@ -520,13 +522,22 @@ impl GpuContext {
         operation: &'static str,
         poll_type: wgpu::PollType,
     ) -> Result<wgpu::PollStatus, DeviceError> {
+        self.poll_raw(operation, poll_type)?
+            .map_err(|e| DeviceError::Poll {
+                description: e.to_string(),
+            })
+    }
+
+    /// `Device::poll`, its panic on a lost device caught (see [`poll`](Self::poll)).
+    fn poll_raw(
+        &self,
+        operation: &'static str,
+        poll_type: wgpu::PollType,
+    ) -> Result<Result<wgpu::PollStatus, wgpu::PollError>, DeviceError> {
         let polled =
             std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| self.device.poll(poll_type)));
         match polled {
-            Ok(Ok(status)) => Ok(status),
-            Ok(Err(e)) => Err(DeviceError::Poll {
-                description: e.to_string(),
-            }),
+            Ok(result) => Ok(result),
             // wgpu runs the device-lost callback before it panics on a device error; any
             // other panic is not vgpu's to turn into an error.
             Err(_) if self.lost.is_lost() => Err(self.lost.error(operation)),
