@@ -251,7 +251,10 @@ async fn find(
 /// Creates a device per `options` (async).
 pub async fn request_context(options: &ContextOptions) -> Result<Arc<GpuContext>, DeviceError> {
     if options.backend == BackendChoice::Noop {
-        return Ok(GpuContext::noop());
+        return match &options.required_limits {
+            Some(limits) => GpuContext::noop_with_limits(limits.clone()),
+            None => Ok(GpuContext::noop()),
+        };
     }
     let (order, mut attempts) = search_order(options.backend);
     for (backends, kind) in order {

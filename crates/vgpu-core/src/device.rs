@@ -6,9 +6,18 @@
 //! wgpu error scope and return [`DeviceError`] with wgpu's full description instead of panicking.
 //! Errors raised outside a scope (e.g. at submit) are routed to the context's uncaptured-error log
 //! and optional callback, never to wgpu's default panic handler.
+//!
+//! Device loss: the context knows once its device is lost ([`GpuContext::is_lost`]), from
+//! wgpu's device-lost callback (every reason) or from its own checks, and then fails every call
+//! that needs the device with [`DeviceError::Lost`] (`VGPU-DEVICE-LOST`). wgpu reports a
+//! `Device::destroy` only at a later poll, and drops the errors of a destroyed device: the checks
+//! ([`GpuContext::check_device`] at creation and read-back, [`GpuContext::check_submitted`]
+//! after a frame's submit) find it at once.
 
 use std::fmt;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
+use std::time::Duration;
 
 use crate::error::DeviceError;
 use crate::stats::Stats;
@@ -133,7 +142,9 @@ impl ErrorLog {
     fn record_wgpu(&self, stats: &Stats, error: &wgpu::Error) {
         let (kind, description) = match error {
             wgpu::Error::Validation { description, .. } => ("validation", description.clone()),
-            wgpu::Error::OutOfMemory { source } => ("out-of-memory", source.to_string()),
+            wgpu::Error::OutOfMemory { source } => {
+                ("out-of-memory", crate::error::error_chain(&**source))
+            }
             wgpu::Error::Internal { description, .. } => ("internal", description.clone()),
         };
         self.record(stats, UncapturedError { kind, description });
@@ -142,6 +153,63 @@ impl ErrorLog {
 
 /// Upper bound on uncaptured errors kept; older ones are dropped (the counter keeps counting).
 const MAX_KEPT_ERRORS: usize = 256;
+
+/// What a lost device's error says when wgpu gave no message: `Device::destroy` was called
+/// (wgpu's callback for it carries an empty message).
+const DESTROYED_MESSAGE: &str = "wgpu::Device::destroy was called";
+
+/// What a lost device's error says when wgpu reports the device invalid before its device-lost
+/// callback ran (after `Device::destroy`, wgpu calls it only once the queue has drained).
+const INVALID_MESSAGE: &str = "wgpu reports the device invalid: wgpu::Device::destroy was called";
+
+/// What a lost device's error says when wgpu reports the device invalid on a device whose
+/// device-lost callback is the app's (an adopted device: vgpu does not learn the reason).
+const INVALID_ADOPTED_MESSAGE: &str = "wgpu reports the device invalid (destroyed or lost; this Gpu adopted the app's device, whose device-lost callback is the app's)";
+
+/// Label of the buffer [`GpuContext::check_device`] asks wgpu to create (and wgpu refuses).
+const PROBE_LABEL: &str = "vgpu device check";
+
+/// Whether the device was lost, and why: set by wgpu's device-lost callback (for every reason,
+/// `Destroyed` included), or by vgpu when wgpu reports the device invalid before that callback
+/// ran. Shared with the callback (which must be `Send + Sync`).
+#[derive(Default)]
+struct LostState {
+    /// Read on every check (one atomic load); set once, never cleared.
+    lost: AtomicBool,
+    /// wgpu's reason and message (the first ones recorded).
+    why: Mutex<Option<(wgpu::DeviceLostReason, String)>>,
+}
+
+impl LostState {
+    #[inline]
+    fn is_lost(&self) -> bool {
+        self.lost.load(Ordering::Acquire)
+    }
+
+    /// Records the loss; the first reason recorded is kept.
+    fn mark(&self, reason: wgpu::DeviceLostReason, message: String) {
+        let mut why = self.why.lock().unwrap_or_else(PoisonError::into_inner);
+        if why.is_none() {
+            *why = Some((reason, message));
+        }
+        drop(why);
+        self.lost.store(true, Ordering::Release);
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn error(&self, operation: &'static str) -> DeviceError {
+        let why = self.why.lock().unwrap_or_else(PoisonError::into_inner);
+        let (reason, message) = why
+            .clone()
+            .unwrap_or((wgpu::DeviceLostReason::Unknown, String::new()));
+        DeviceError::Lost {
+            operation,
+            reason,
+            message,
+        }
+    }
+}
 
 /// The wgpu device and queue plus the counters every creation and upload feeds.
 ///
@@ -157,6 +225,11 @@ pub struct GpuContext {
     /// Shared with the device's handlers (they count uncaptured errors).
     stats: Arc<Stats>,
     errors: Arc<ErrorLog>,
+    /// Set once the device is known lost (shared with the device-lost callback).
+    lost: Arc<LostState>,
+    /// vgpu installed the device's handlers (false for an adopted device: its device-lost
+    /// callback is the app's).
+    handlers: bool,
 }
 
 impl fmt::Debug for GpuContext {
@@ -214,6 +287,8 @@ impl GpuContext {
             adapter,
             stats: Arc::default(),
             errors: Arc::default(),
+            lost: Arc::default(),
+            handlers: install_handlers,
         });
         if !install_handlers {
             return ctx;
@@ -226,7 +301,18 @@ impl GpuContext {
                 }
             }));
         let (log, stats) = (Arc::downgrade(&ctx.errors), Arc::downgrade(&ctx.stats));
+        let lost = Arc::downgrade(&ctx.lost);
         ctx.device.set_device_lost_callback(move |reason, message| {
+            // Every reason marks the device lost; `Destroyed` (the app called
+            // `Device::destroy`) is not an error of its own.
+            if let Some(lost) = lost.upgrade() {
+                let why = if message.is_empty() && reason == wgpu::DeviceLostReason::Destroyed {
+                    DESTROYED_MESSAGE.to_owned()
+                } else {
+                    message.clone()
+                };
+                lost.mark(reason, why);
+            }
             if let (Some(log), Some(stats)) = (log.upgrade(), stats.upgrade()) {
                 if reason != wgpu::DeviceLostReason::Destroyed {
                     log.record(
@@ -245,6 +331,14 @@ impl GpuContext {
     /// A context on wgpu's `noop` backend (counts and validates, executes nothing), with
     /// wgpu's default limits.
     pub fn noop() -> Arc<Self> {
+        Self::noop_with_limits(wgpu::Limits::default())
+            .expect("wgpu's noop backend always provides a device with its default limits")
+    }
+
+    /// A context on wgpu's `noop` backend with `limits` (e.g. a small `max_buffer_size`, to
+    /// see how vgpu handles requests the device refuses). Fails with `VGPU-DEVICE-NO-ADAPTER`
+    /// when the noop adapter does not support them.
+    pub fn noop_with_limits(limits: wgpu::Limits) -> Result<Arc<Self>, DeviceError> {
         let instance = wgpu::Instance::new(wgpu::InstanceDescriptor {
             backends: wgpu::Backends::NOOP,
             backend_options: wgpu::BackendOptions {
@@ -260,11 +354,17 @@ impl GpuContext {
         let (device, queue) = pollster::block_on(adapter.request_device(&wgpu::DeviceDescriptor {
             label: Some("vgpu noop device"),
             required_features: adapter.features() & OPTIONAL_FEATURES,
-            required_limits: wgpu::Limits::default(),
+            required_limits: limits,
             ..Default::default()
         }))
-        .expect("wgpu's noop backend always provides a device");
-        Self::with_instance(instance, adapter, device, queue)
+        .map_err(|e| DeviceError::NoAdapter {
+            requested: BackendChoice::Noop.name().to_owned(),
+            attempts: vec![crate::error::AdapterAttempt {
+                backend: "noop".to_owned(),
+                reason: format!("request_device failed: {e}"),
+            }],
+        })?;
+        Ok(Self::with_instance(instance, adapter, device, queue))
     }
 
     /// Counts and logs a wgpu error raised outside any vgpu call (what the device's
@@ -342,8 +442,151 @@ impl GpuContext {
         self.adapter_info.backend == wgpu::Backend::Noop
     }
 
+    /// True once vgpu knows the device is lost: wgpu's device-lost callback ran (for any reason,
+    /// `Destroyed` included), or a check found the device invalid ([`check_device`](Self::check_device),
+    /// [`check_submitted`](Self::check_submitted)). One atomic load; never false again once true.
+    ///
+    /// After `wgpu::Device::destroy`, wgpu calls the device-lost callback only at a later poll of
+    /// the device that finds its queue drained (on every backend, `noop` included), so this can
+    /// stay false for a while after `destroy`: the checks named above find out at once.
+    #[inline]
+    pub fn is_lost(&self) -> bool {
+        self.lost.is_lost()
+    }
+
+    /// `Err(VGPU-DEVICE-LOST)` naming `operation` when the device is known lost
+    /// ([`is_lost`](Self::is_lost)); no wgpu call. For paths that run often (a frame's begin and
+    /// end, uploads).
+    #[inline]
+    pub fn check_lost(&self, operation: &'static str) -> Result<(), DeviceError> {
+        if self.lost.is_lost() {
+            return Err(self.lost.error(operation));
+        }
+        Ok(())
+    }
+
+    /// [`check_lost`](Self::check_lost), then asks wgpu whether the device is still valid, so a
+    /// `wgpu::Device::destroy` whose device-lost callback has not run yet is found at once: it
+    /// creates a buffer wgpu must refuse (larger than any `max_buffer_size`) inside a validation
+    /// error scope. A valid device reports the validation error; an invalid one reports nothing
+    /// (wgpu drops errors of a lost device), and the device is then marked lost. One error scope
+    /// and one refused buffer (a few allocations; about 12k instructions with wgpu's error
+    /// formatting): for object creation and read-back, not for per-frame or per-draw paths. On
+    /// the browser's WebGPU (no synchronous error scopes) only the flag is checked.
+    pub fn check_device(&self, operation: &'static str) -> Result<(), DeviceError> {
+        self.check_lost(operation)?;
+        if self.device_is_valid() {
+            return Ok(());
+        }
+        self.mark_invalid();
+        Err(self.lost.error(operation))
+    }
+
+    /// After `Queue::submit` returned `index` and the submission's error scopes reported
+    /// nothing: confirms that wgpu accepted the submission. wgpu drops a submission to an invalid
+    /// (destroyed or lost) device without reporting an error; asking for that submission then
+    /// fails (`Device::poll` with a zero timeout answers `WrongSubmissionIndex`, without
+    /// waiting), and the device is checked ([`check_device`](Self::check_device)). A submission
+    /// that was accepted costs one non-blocking poll of the device (which also runs the callbacks
+    /// of work already done, as any poll does). On the browser's WebGPU only the flag is checked.
+    pub fn check_submitted(
+        &self,
+        index: wgpu::SubmissionIndex,
+        operation: &'static str,
+    ) -> Result<(), DeviceError> {
+        self.check_lost(operation)?;
+        if self.adapter_info.backend == wgpu::Backend::BrowserWebGpu {
+            return Ok(());
+        }
+        let poll = wgpu::PollType::Wait {
+            submission_index: Some(index),
+            timeout: Some(Duration::ZERO),
+        };
+        match self.poll_raw(operation, poll)? {
+            // wgpu never took the submission (a validation error would have been reported in
+            // its scope): is the device still valid?
+            Err(wgpu::PollError::WrongSubmissionIndex(..)) => self.check_device(operation),
+            // Taken (done, or still running: `Timeout`). The poll may have run the device-lost
+            // callback.
+            Ok(_) | Err(_) => self.check_lost(operation),
+        }
+    }
+
+    /// `Device::poll`, with wgpu's failures as errors: a timeout or a wrong submission index is
+    /// `VGPU-DEVICE-POLL`. A poll that finds the device lost by the driver panics inside wgpu 30
+    /// (`Device::poll` treats a device error as fatal) after running the device-lost callback:
+    /// with vgpu's callback installed, that panic is caught and returned as `VGPU-DEVICE-LOST`
+    /// (the panic hook still prints it; with `panic = "abort"` it aborts).
+    pub fn poll(
+        &self,
+        operation: &'static str,
+        poll_type: wgpu::PollType,
+    ) -> Result<wgpu::PollStatus, DeviceError> {
+        self.poll_raw(operation, poll_type)?
+            .map_err(|e| DeviceError::Poll {
+                description: e.to_string(),
+            })
+    }
+
+    /// `Device::poll`, its panic on a lost device caught (see [`poll`](Self::poll)).
+    fn poll_raw(
+        &self,
+        operation: &'static str,
+        poll_type: wgpu::PollType,
+    ) -> Result<Result<wgpu::PollStatus, wgpu::PollError>, DeviceError> {
+        let polled =
+            std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| self.device.poll(poll_type)));
+        match polled {
+            Ok(result) => Ok(result),
+            // wgpu runs the device-lost callback before it panics on a device error; any
+            // other panic is not vgpu's to turn into an error.
+            Err(_) if self.lost.is_lost() => Err(self.lost.error(operation)),
+            Err(panic) => std::panic::resume_unwind(panic),
+        }
+    }
+
+    /// Asks wgpu whether the device is valid (see [`check_device`](Self::check_device)).
+    fn device_is_valid(&self) -> bool {
+        if self.adapter_info.backend == wgpu::Backend::BrowserWebGpu {
+            return true;
+        }
+        let scope = self.device.push_error_scope(wgpu::ErrorFilter::Validation);
+        drop(self.device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some(PROBE_LABEL),
+            // Larger than any device's `max_buffer_size`: refused before any allocation.
+            size: u64::MAX,
+            usage: wgpu::BufferUsages::COPY_DST,
+            mapped_at_creation: false,
+        }));
+        // wgpu-core resolves error scopes synchronously: this never waits.
+        match crate::wait::block_on("check_device", "the async form", scope.pop()) {
+            Ok(refused) => refused.is_some(),
+            Err(_) => true,
+        }
+    }
+
+    /// Marks the device lost after wgpu reported it invalid (see [`check_device`](Self::check_device)).
+    #[cold]
+    fn mark_invalid(&self) {
+        if self.handlers {
+            // A loss by the driver runs the device-lost callback at once (setting the flag before
+            // wgpu reports the device invalid to anyone); only `destroy` defers it.
+            self.lost.mark(
+                wgpu::DeviceLostReason::Destroyed,
+                INVALID_MESSAGE.to_owned(),
+            );
+        } else {
+            self.lost.mark(
+                wgpu::DeviceLostReason::Unknown,
+                INVALID_ADOPTED_MESSAGE.to_owned(),
+            );
+        }
+    }
+
     /// Runs `f` inside a validation + out-of-memory + internal error scope and returns its value,
-    /// or the first error wgpu reported, with wgpu's description.
+    /// or the first error wgpu reported, with wgpu's description. Fails with `VGPU-DEVICE-LOST`
+    /// without calling `f` when the device is known lost ([`check_lost`](Self::check_lost): a
+    /// flag; public entry points run the full [`check_device`](Self::check_device) first).
     ///
     /// On the browser's WebGPU, error scopes resolve asynchronously (a JavaScript promise) and a
     /// blocking call cannot wait for them: there `f` runs without scopes, and what wgpu rejects
@@ -356,6 +599,7 @@ impl GpuContext {
         label: Option<&str>,
         f: impl FnOnce(&wgpu::Device) -> T,
     ) -> Result<T, DeviceError> {
+        self.check_lost(operation)?;
         if self.adapter_info.backend == wgpu::Backend::BrowserWebGpu {
             return Ok(f(&self.device));
         }
@@ -566,13 +810,20 @@ impl GpuContext {
     /// Blocks until all submitted work is done (native targets). On the web nothing may block:
     /// with WebGPU this returns at once (the browser drives the device), with WebGL2 it fails
     /// with `VGPU-DEVICE-POLL` unless the work is already done; use the async read-backs there.
+    ///
+    /// Fails with `VGPU-DEVICE-LOST` on a lost device: known lost before, or found lost by this
+    /// wait (after `wgpu::Device::destroy`, the wait returns once the work submitted before it is
+    /// done, and wgpu then runs the device-lost callback: the queue has drained). On a device
+    /// vgpu adopted (whose callback is the app's), the device is checked after the wait
+    /// ([`check_device`](Self::check_device)).
     pub fn wait_idle(&self) -> Result<(), DeviceError> {
-        self.device
-            .poll(wgpu::PollType::wait_indefinitely())
-            .map(|_| ())
-            .map_err(|e| DeviceError::Poll {
-                description: e.to_string(),
-            })
+        self.check_lost("wait_idle")?;
+        self.poll("wait_idle", wgpu::PollType::wait_indefinitely())?;
+        if self.handlers {
+            self.check_lost("wait_idle")
+        } else {
+            self.check_device("wait_idle")
+        }
     }
 
     /// Maps `buffer` (which must have `MAP_READ`) for reading once the GPU is done with the work
@@ -592,6 +843,9 @@ impl GpuContext {
             label: label.to_owned(),
             description,
         };
+        // On a destroyed device the map would fail with a validation error of the (invalid)
+        // buffer: name the loss instead.
+        self.check_device("read-back")?;
         let slot = Arc::new(MapSlot::default());
         let done = MapDone(Arc::clone(&slot));
         buffer.slice(..).map_async(wgpu::MapMode::Read, move |r| {
@@ -599,7 +853,7 @@ impl GpuContext {
         });
         if cfg!(target_arch = "wasm32") {
             // WebGL2: fire callbacks of work already done; WebGPU: no effect. Never blocks.
-            let _ = self.device.poll(wgpu::PollType::Poll);
+            let _ = self.poll("read-back", wgpu::PollType::Poll);
         } else {
             self.wait_idle()?;
         }

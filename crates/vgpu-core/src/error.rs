@@ -65,6 +65,30 @@ pub enum DeviceError {
         /// wgpu's description.
         description: String,
     },
+    /// The device was lost: destroyed with `wgpu::Device::destroy`, or lost by the driver (a GPU
+    /// reset or hang, the device out of memory, an unplugged GPU). Every later call of this
+    /// `Gpu` (or of a handle made from it) that needs the device fails with this code; values
+    /// and handles cannot be moved to another device.
+    ///
+    /// Fix: drop this `Gpu` and its handles, create a new one (`Gpu::new`, `Gpu::from_env`,
+    /// `Gpu::noop`), and create the shaders, draws, uniforms and targets again on it.
+    ///
+    /// vgpu learns of the loss from wgpu's device-lost callback, from a failed submission at
+    /// the end of a frame, or from a check of the device at object creation, read-back and
+    /// `wait_idle`; calls that do not reach the device (setting a value held on the CPU) keep
+    /// working.
+    #[error(
+        "VGPU-DEVICE-LOST: {operation}: the device was lost ({reason:?}: {message}); this Gpu and every handle made from it can no longer be used: create a new Gpu"
+    )]
+    Lost {
+        /// The call that found the device lost.
+        operation: &'static str,
+        /// wgpu's reason: `Destroyed` (`Device::destroy` was called) or `Unknown` (lost by the
+        /// driver or the backend).
+        reason: wgpu::DeviceLostReason,
+        /// wgpu's message, or what vgpu observed when wgpu gave none.
+        message: String,
+    },
     /// Waiting for the device failed (lost device, timeout).
     #[error("VGPU-DEVICE-POLL: waiting for the device failed: {description}")]
     Poll {
@@ -106,6 +130,7 @@ impl ErrorCode for DeviceError {
             DeviceError::Validation { .. } => "VGPU-DEVICE-VALIDATION",
             DeviceError::OutOfMemory { .. } => "VGPU-DEVICE-OUT-OF-MEMORY",
             DeviceError::Internal { .. } => "VGPU-DEVICE-INTERNAL",
+            DeviceError::Lost { .. } => "VGPU-DEVICE-LOST",
             DeviceError::Poll { .. } => "VGPU-DEVICE-POLL",
             DeviceError::Map { .. } => "VGPU-DEVICE-MAP",
             DeviceError::Surface { .. } => "VGPU-SURFACE",
@@ -127,7 +152,7 @@ impl DeviceError {
             wgpu::Error::OutOfMemory { source } => DeviceError::OutOfMemory {
                 operation,
                 label,
-                description: source.to_string(),
+                description: error_chain(&*source),
             },
             wgpu::Error::Internal { description, .. } => DeviceError::Internal {
                 operation,
@@ -136,6 +161,19 @@ impl DeviceError {
             },
         }
     }
+}
+
+/// `error` and its sources, `: `-separated (wgpu's out-of-memory errors carry no description of
+/// their own: their `Display` names only the call).
+pub(crate) fn error_chain(error: &(dyn std::error::Error + 'static)) -> String {
+    let mut text = error.to_string();
+    let mut source = error.source();
+    while let Some(e) = source {
+        text.push_str(": ");
+        text.push_str(&e.to_string());
+        source = e.source();
+    }
+    text
 }
 
 /// One backend tried during adapter selection, and why it was not used.

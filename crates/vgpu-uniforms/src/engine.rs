@@ -115,8 +115,7 @@ pub struct UniformEngine {
     owners: SlotMap<OwnerKey, Owner>,
     pool: Pool,
     config: EngineConfig,
-    max_uniform_binding: u64,
-    max_storage_binding: u64,
+    limits: SizeLimits,
     submission: u64,
     open: bool,
     /// Owners whose latest bytes the finish writes: storage owners (upload), pinned owners (live
@@ -210,15 +209,16 @@ impl UniformEngine {
     /// An engine on `ctx` with `config`. Allocates nothing on the device until owners are bound.
     pub fn new(ctx: Arc<GpuContext>, config: EngineConfig) -> Self {
         let limits = ctx.limits();
+        let pool = Pool::new(ctx, config.page_size);
+        let limits = SizeLimits::new(&limits, pool.alignment());
         UniformEngine {
             owners: SlotMap::with_key(),
-            pool: Pool::new(ctx, config.page_size),
+            pool,
             config: EngineConfig {
                 retain_submissions: config.retain_submissions.max(1),
                 ..config
             },
-            max_uniform_binding: limits.max_uniform_buffer_binding_size,
-            max_storage_binding: limits.max_storage_buffer_binding_size,
+            limits,
             submission: 0,
             open: false,
             writes_at_finish: Vec::new(),
@@ -423,7 +423,7 @@ impl UniformEngine {
                 &mut self.pool,
                 &mut self.stamps,
                 &mut self.writes_at_finish,
-                (self.max_uniform_binding, self.max_storage_binding),
+                self.limits,
             )?;
             return Ok(true);
         }
@@ -537,24 +537,14 @@ impl UniformEngine {
                 .into());
             }
             (true, Some(size)) => {
-                check_size(
-                    owner,
-                    size,
-                    self.max_uniform_binding,
-                    self.max_storage_binding,
-                )?;
+                check_size(owner, size, self.limits)?;
                 self.scratch.resize(size, 0);
             }
             (false, Some(size)) if size != owner.bytes.len() => {
                 if owner.space == AddressSpace::Uniform {
                     return Err(size_mismatch(owner, size).into());
                 }
-                check_size(
-                    owner,
-                    size,
-                    self.max_uniform_binding,
-                    self.max_storage_binding,
-                )?;
+                check_size(owner, size, self.limits)?;
                 let kept = size.min(owner.bytes.len());
                 self.scratch.extend_from_slice(&owner.bytes[..kept]);
                 self.scratch.resize(size, 0);
@@ -571,7 +561,7 @@ impl UniformEngine {
                 &mut self.pool,
                 &mut self.stamps,
                 &mut self.writes_at_finish,
-                (self.max_uniform_binding, self.max_storage_binding),
+                self.limits,
             )?;
             return Ok(true);
         }
@@ -601,12 +591,7 @@ impl UniformEngine {
     fn resize_storage(&mut self, key: OwnerKey, bytes: &[u8]) -> Result<(), UniformsError> {
         let open = self.open;
         let owner = self.owners.get_mut(key).ok_or_else(|| stale(key))?;
-        check_size(
-            owner,
-            bytes.len(),
-            self.max_uniform_binding,
-            self.max_storage_binding,
-        )?;
+        check_size(owner, bytes.len(), self.limits)?;
         let new = self.pool.create_storage(&owner.label, bytes.len())?;
         let old_bytes = std::mem::replace(&mut owner.bytes, bytes.to_vec());
         if let Some(old) = owner.storage.replace(new) {
@@ -1054,20 +1039,62 @@ fn size_mismatch(owner: &Owner, actual: usize) -> UniformsError {
     }
 }
 
-fn check_size(
-    owner: &Owner,
-    len: usize,
-    max_uniform: u64,
-    max_storage: u64,
-) -> Result<(), UniformsError> {
+/// The largest owner of each address space the device can hold, with the name of the limit
+/// that sets it: the binding size limit, or `max_buffer_size` where that is smaller (a uniform
+/// owner needs one page slot, a storage owner one buffer, and the device refuses larger
+/// buffers).
+#[derive(Clone, Copy, Debug)]
+struct SizeLimits {
+    uniform: (&'static str, u64),
+    storage: (&'static str, u64),
+}
+
+impl SizeLimits {
+    fn new(limits: &wgpu::Limits, slot_alignment: u32) -> Self {
+        let smaller = |binding: (&'static str, u64), buffer: (&'static str, u64)| {
+            if buffer.1 < binding.1 {
+                buffer
+            } else {
+                binding
+            }
+        };
+        // A uniform owner takes a whole slot (a multiple of the slot alignment) of a page.
+        let align = u64::from(slot_alignment.max(1));
+        let page = limits.max_buffer_size / align * align;
+        let page_name = if page == limits.max_buffer_size {
+            "max_buffer_size"
+        } else {
+            "max_buffer_size (in whole slots of min_uniform_buffer_offset_alignment)"
+        };
+        SizeLimits {
+            uniform: smaller(
+                (
+                    "max_uniform_buffer_binding_size",
+                    limits.max_uniform_buffer_binding_size,
+                ),
+                (page_name, page),
+            ),
+            storage: smaller(
+                (
+                    "max_storage_buffer_binding_size",
+                    limits.max_storage_buffer_binding_size,
+                ),
+                // Storage buffers are sized in multiples of 4 bytes.
+                ("max_buffer_size", limits.max_buffer_size / 4 * 4),
+            ),
+        }
+    }
+}
+
+fn check_size(owner: &Owner, len: usize, limits: SizeLimits) -> Result<(), UniformsError> {
     if len == 0 {
         return Err(UniformsError::Empty {
             label: owner.label.to_string(),
         });
     }
     let (limit, max) = match owner.space {
-        AddressSpace::Uniform => ("max_uniform_buffer_binding_size", max_uniform),
-        AddressSpace::Storage => ("max_storage_buffer_binding_size", max_storage),
+        AddressSpace::Uniform => limits.uniform,
+        AddressSpace::Storage => limits.storage,
     };
     if len as u64 > max {
         return Err(UniformsError::Limit {
@@ -1090,9 +1117,9 @@ fn first_set(
     pool: &mut Pool,
     stamps: &mut Stamps,
     writes_at_finish: &mut Vec<OwnerKey>,
-    (max_uniform, max_storage): (u64, u64),
+    limits: SizeLimits,
 ) -> Result<(), UniformsError> {
-    check_size(owner, bytes.len(), max_uniform, max_storage)?;
+    check_size(owner, bytes.len(), limits)?;
     if owner.space == AddressSpace::Storage {
         owner.storage = Some(pool.create_storage(&owner.label, bytes.len())?);
     }

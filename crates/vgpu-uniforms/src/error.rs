@@ -47,7 +47,10 @@ pub enum UniformsError {
         /// The owner's label.
         label: String,
     },
-    /// The owner is larger than the device allows for one binding of its address space.
+    /// The owner is larger than the device allows for one binding of its address space, or for
+    /// one buffer (`max_buffer_size`, where that is smaller: a uniform owner needs a page slot, a
+    /// storage owner a buffer of its size). Checked at the set, so a value the device could never
+    /// hold is refused before any page is asked for.
     #[error(
         "VGPU-UNIFORMS-LIMIT: uniform owner {label:?} ({space:?}): {actual} bytes exceed the device's {limit} of {expected}"
     )]
@@ -56,7 +59,8 @@ pub enum UniformsError {
         label: String,
         /// Uniform or storage.
         space: AddressSpace,
-        /// The limit's wgpu name (`max_uniform_buffer_binding_size`, …).
+        /// The limit's wgpu name (`max_uniform_buffer_binding_size`,
+        /// `max_storage_buffer_binding_size` or `max_buffer_size`).
         limit: &'static str,
         /// The limit.
         expected: u64,

@@ -160,45 +160,23 @@ impl Pool {
 
     /// Takes a free slot for `len` bytes, creating a page only when every page of the size class
     /// is full. The slot's content is unknown: callers must [`write`](Self::write) it before use.
+    ///
+    /// A page the device refuses (over its `max_buffer_size`, out of memory) or a lost device
+    /// (`VGPU-DEVICE-LOST`, checked before a page is created) fails with nothing changed: no
+    /// page, no size class, no counter.
     pub(crate) fn alloc(&mut self, len: usize) -> Result<SlotLoc, UniformsError> {
         let slot_size = self.slot_size_for(len);
-        let class = match self.classes.iter().position(|c| c.slot_size == slot_size) {
-            Some(i) => i,
-            None => {
-                self.classes.push(SizeClass {
-                    slot_size,
-                    open_pages: Vec::new(),
-                });
-                self.classes.len() - 1
-            }
-        };
-        while let Some(&key) = self.classes[class].open_pages.last() {
-            let Some(page) = self.pages.get_mut(key) else {
-                self.classes[class].open_pages.pop();
-                continue;
-            };
-            match page.free.pop() {
-                Some(index) => {
-                    page.live_slots += 1;
-                    if page.free.is_empty() {
-                        page.in_open_list = false;
-                        self.classes[class].open_pages.pop();
-                    }
-                    self.live_slots += 1;
-                    return Ok(SlotLoc {
-                        page: key,
-                        index,
-                        offset: index * slot_size,
-                    });
-                }
-                None => {
-                    page.in_open_list = false;
-                    self.classes[class].open_pages.pop();
-                }
+        let found = self.classes.iter().position(|c| c.slot_size == slot_size);
+        if let Some(class) = found {
+            if let Some(loc) = self.alloc_in_open_page(class, slot_size) {
+                return Ok(loc);
             }
         }
         let slots = self.slots_per_page(slot_size);
         let size = u64::from(slots) * u64::from(slot_size);
+        // A new page: the device is checked first (a destroyed device would hand out an invalid
+        // buffer without an error).
+        self.ctx.check_device("creating a uniform page")?;
         let buffer = self.ctx.create_buffer(&wgpu::BufferDescriptor {
             label: Some("vgpu uniform page"),
             size,
@@ -208,6 +186,16 @@ impl Pool {
                 | wgpu::BufferUsages::COPY_SRC,
             mapped_at_creation: false,
         })?;
+        let class = match found {
+            Some(i) => i,
+            None => {
+                self.classes.push(SizeClass {
+                    slot_size,
+                    open_pages: Vec::new(),
+                });
+                self.classes.len() - 1
+            }
+        };
         self.ctx.stats().pages_created.bump();
         let mut free: Vec<u32> = (0..slots).rev().collect();
         let index = free.pop().unwrap_or(0);
@@ -234,6 +222,36 @@ impl Pool {
             index,
             offset: index * slot_size,
         })
+    }
+
+    /// A free slot of an existing page of size class `class`, if one has any.
+    fn alloc_in_open_page(&mut self, class: usize, slot_size: u32) -> Option<SlotLoc> {
+        while let Some(&key) = self.classes[class].open_pages.last() {
+            let Some(page) = self.pages.get_mut(key) else {
+                self.classes[class].open_pages.pop();
+                continue;
+            };
+            match page.free.pop() {
+                Some(index) => {
+                    page.live_slots += 1;
+                    if page.free.is_empty() {
+                        page.in_open_list = false;
+                        self.classes[class].open_pages.pop();
+                    }
+                    self.live_slots += 1;
+                    return Some(SlotLoc {
+                        page: key,
+                        index,
+                        offset: index * slot_size,
+                    });
+                }
+                None => {
+                    page.in_open_list = false;
+                    self.classes[class].open_pages.pop();
+                }
+            }
+        }
+        None
     }
 
     /// Returns a slot to its page. `bound_in` is the submission that bound it last if that
@@ -351,6 +369,7 @@ impl Pool {
         label: &str,
         len: usize,
     ) -> Result<StorageKey, UniformsError> {
+        self.ctx.check_device("creating a storage buffer")?;
         let buffer = self.ctx.create_buffer(&wgpu::BufferDescriptor {
             label: Some(label),
             size: round_up(len as u64, u64::from(COPY_ALIGN)),

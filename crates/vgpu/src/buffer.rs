@@ -59,6 +59,7 @@ fn copy_usages(usage: wgpu::BufferUsages) -> wgpu::BufferUsages {
 impl Gpu {
     /// A zero-initialized buffer.
     pub fn buffer(&self, desc: &BufferDesc) -> Result<Buffer> {
+        self.ctx.check_device("Gpu::buffer")?;
         if desc.size == 0 || !desc.size.is_multiple_of(wgpu::COPY_BUFFER_ALIGNMENT) {
             return Err(Error::from(BufferError::Size {
                 label: desc.label.clone(),
@@ -81,6 +82,7 @@ impl Gpu {
         contents: &[u8],
         usage: wgpu::BufferUsages,
     ) -> Result<Buffer> {
+        self.ctx.check_device("Gpu::buffer_init")?;
         if contents.is_empty() {
             return Err(Error::from(BufferError::Size {
                 label: label.to_owned(),
@@ -155,6 +157,7 @@ impl Buffer {
     /// Writes `data` at `offset` with one counted `queue.write_buffer`. Offset and length must be
     /// multiples of 4 and inside the buffer. Visible to every operation of the next submission.
     pub fn write(&self, offset: u64, data: &[u8]) -> Result<()> {
+        self.inner.ctx.check_lost("Buffer::write")?;
         self.check_live()?;
         let range_err = |what, expected: String, actual: String| BufferError::Range {
             label: self.inner.label.clone(),

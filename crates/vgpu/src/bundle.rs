@@ -120,6 +120,7 @@ impl Gpu {
         signature: TargetSignature,
         record: impl FnOnce(&mut BundleRecorder<'_>) -> Result<()>,
     ) -> Result<Bundle> {
+        self.ctx.check_device("Gpu::bundle")?;
         let color = signature.color.map(Some);
         let color_formats: &[Option<wgpu::TextureFormat>] = match &color {
             Some(c) => std::slice::from_ref(c),

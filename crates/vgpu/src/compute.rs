@@ -46,6 +46,7 @@ impl std::fmt::Debug for Compute {
 impl Gpu {
     /// A compute operation of `shader`.
     pub fn compute(&self, shader: &Shader, desc: ComputeDesc) -> Result<Compute> {
+        self.ctx.check_device("Gpu::compute")?;
         self.check_shader(shader, &format!("creating compute {:?}", desc.label))?;
         let entry = shader
             .reflection()

@@ -234,6 +234,7 @@ impl Gpu {
     /// A draw of `shader` per `desc`. Vertex buffer layouts are checked against the shader's
     /// vertex inputs; pipelines are created lazily per target signature and shared.
     pub fn draw(&self, shader: &Shader, desc: DrawDesc) -> Result<Draw> {
+        self.ctx.check_device("Gpu::draw")?;
         self.check_shader(shader, &format!("creating draw {:?}", desc.label))?;
         for b in desc
             .vertex_buffers

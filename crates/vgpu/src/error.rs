@@ -186,16 +186,29 @@ boxed_from! {
 }
 
 impl From<vgpu_uniforms::UniformsError> for Error {
+    /// A lost device is one error whatever found it (`VGPU-DEVICE-LOST`, not the engine's
+    /// `VGPU-UNIFORMS-DEVICE`).
     #[cold]
     fn from(e: vgpu_uniforms::UniformsError) -> Self {
-        Error::Binding(Box::new(BindingError::Uniforms(e)))
+        match e {
+            vgpu_uniforms::UniformsError::Device(lost @ DeviceError::Lost { .. }) => lost.into(),
+            e => Error::Binding(Box::new(BindingError::Uniforms(e))),
+        }
     }
 }
 
 impl From<vgpu_bind::BindError> for Error {
+    /// A lost device is one error whatever found it (`VGPU-DEVICE-LOST`, not the cache's
+    /// `VGPU-BIND-DEVICE`).
     #[cold]
     fn from(e: vgpu_bind::BindError) -> Self {
-        Error::Binding(Box::new(BindingError::Bind(e)))
+        match e {
+            vgpu_bind::BindError::Device {
+                source: lost @ DeviceError::Lost { .. },
+                ..
+            } => lost.into(),
+            e => Error::Binding(Box::new(BindingError::Bind(e))),
+        }
     }
 }
 

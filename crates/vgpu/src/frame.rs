@@ -150,7 +150,7 @@ pub struct FrameReport {
     pub stats: StatsSnapshot,
     /// CPU time from the start of the frame through `CommandEncoder::finish()`.
     pub encode: Duration,
-    /// CPU time of uploads plus `Queue::submit`.
+    /// CPU time of uploads plus `Queue::submit` (and the check that wgpu took the submission).
     pub submit: Duration,
     /// Per-pass GPU times `(label, duration)` of the most recent frame whose timestamps were read
     /// back (usually one or two frames earlier, see `gpu_frame_index`); `None` where the adapter
@@ -175,7 +175,8 @@ impl FrameReport {
 
 /// An open frame. Record passes with [`pass`](Self::pass) and
 /// [`compute_pass`](Self::compute_pass), then [`submit`](Self::submit) (or drop /
-/// [`cancel`](Self::cancel) to discard everything: nothing is uploaded).
+/// [`cancel`](Self::cancel) to discard everything: nothing is uploaded). Dropping it while a
+/// panic unwinds (in a frame's or a pass's closure) cancels it too: the next frame opens.
 pub struct Frame<'g> {
     gpu: &'g Gpu,
     encoder: FrameEncoder<'g>,
@@ -208,6 +209,7 @@ impl std::fmt::Debug for Frame<'_> {
 impl Gpu {
     /// Opens a frame: `begin_frame`, then passes, then [`Frame::submit`].
     pub fn begin_frame(&self) -> Result<Frame<'_>> {
+        self.ctx.check_lost("begin_frame")?;
         let encoder = self
             .ctx
             .device()
@@ -216,6 +218,9 @@ impl Gpu {
     }
 
     fn open_frame<'g>(&'g self, encoder: FrameEncoder<'g>) -> Result<Frame<'g>> {
+        // A flag (one atomic load): a device destroyed but not known lost yet is found by the
+        // submit (`GpuContext::check_submitted`).
+        self.ctx.check_lost("begin_frame")?;
         let start = Instant::now();
         let before = self.ctx.stats().snapshot();
         // GPU timings need vgpu's own submit (their read-back is mapped after it).
@@ -475,6 +480,10 @@ impl<'g> Frame<'g> {
     /// `Queue::submit`), running out of memory with `VGPU-DEVICE-OUT-OF-MEMORY`; internal errors
     /// there are uncaptured errors. The values the frame bound are uploaded even then (they are
     /// the owners' current bytes).
+    ///
+    /// A device lost or destroyed before or during the frame fails the submit with
+    /// `VGPU-DEVICE-LOST`: wgpu drops a submission to a destroyed device without an error, so the
+    /// submit asks wgpu whether it took the submission (one non-blocking poll of the device).
     pub fn submit(mut self) -> Result<FrameReport> {
         self.open = false;
         let gpu = self.gpu;
@@ -500,17 +509,17 @@ impl<'g> Frame<'g> {
                 FrameEncoder::App(_) => (None, None, None),
             };
         let encode = self.start.elapsed();
-        let (submit_time, submitted) = gpu.with_state(|st| -> Result<_> {
+        let (mut submit_time, submitted, index) = gpu.with_state(|st| -> Result<_> {
             let t = Instant::now();
             st.engine.finish_submission()?;
-            if let Some(cmd) = commands {
-                gpu.ctx.submit([cmd]);
-            }
+            let index = commands.map(|cmd| gpu.ctx.submit([cmd]));
             // A resource destroyed after it was recorded fails here, with wgpu's description.
             let submitted = match scope {
                 Some(scope) => scope.pop(Some(FRAME_LABEL), &FRAME_OPERATIONS),
                 None => Ok(()),
-            };
+            }
+            // The device may have been lost (or destroyed) during the frame.
+            .and_then(|()| gpu.ctx.check_lost("Frame::submit"));
             let submit = t.elapsed();
             if submitted.is_ok() {
                 let frame_index = st.frame_index();
@@ -519,9 +528,16 @@ impl<'g> Frame<'g> {
                 st.timer_give_back_labels(timed);
             }
             st.after_submission();
-            Ok((submit, submitted))
+            Ok((submit, submitted, index))
         })?;
         submitted?;
+        // wgpu drops a submission to a destroyed device without an error: ask whether it took
+        // this one (outside the state: the poll may run callbacks, the device-lost one included).
+        if let Some(index) = index {
+            let t = Instant::now();
+            gpu.ctx.check_submitted(index, "Frame::submit")?;
+            submit_time += t.elapsed();
+        }
         for a in acquired {
             present(gpu, a)?;
         }

@@ -85,6 +85,11 @@ impl GpuOptions {
 /// Every method takes `&self`; internal state sits behind one lock taken for the duration of a
 /// single call (a `set`, a recorded pass), never across user code except a pass's own closure
 /// on the thread recording it.
+///
+/// Faults: a panic in a frame's or a pass's closure (or a `Frame` dropped unsubmitted) cancels
+/// the frame and leaves the `Gpu` usable; a request the device refuses changes nothing; once
+/// the device is lost ([`is_lost`](Self::is_lost)) every call that needs it fails with
+/// `VGPU-DEVICE-LOST` and a new `Gpu` must be created.
 #[derive(Clone)]
 pub struct Gpu {
     pub(crate) ctx: Arc<GpuContext>,
@@ -193,6 +198,16 @@ impl Gpu {
     pub fn is_noop(&self) -> bool {
         self.ctx.is_noop()
     }
+    /// True once this `Gpu`'s device is known lost: wgpu reported it lost (a driver reset, a
+    /// GPU hang, `wgpu::Device::destroy`), or a vgpu call found it invalid. Every later call
+    /// that needs the device fails with `VGPU-DEVICE-LOST`: create a new `Gpu`.
+    ///
+    /// After `wgpu::Device::destroy` this can read false until the next vgpu call that reaches
+    /// the device (wgpu reports a destroy only at a later poll): creating anything, a frame's
+    /// submit, a read-back or [`wait_idle`](Self::wait_idle) finds it.
+    pub fn is_lost(&self) -> bool {
+        self.ctx.is_lost()
+    }
     /// True when the device can time passes on the GPU.
     pub fn has_timestamps(&self) -> bool {
         self.ctx
@@ -227,7 +242,8 @@ impl Gpu {
         self.with_state(|st| st.engine.gauges())
     }
 
-    /// Blocks until all submitted GPU work is done.
+    /// Blocks until all submitted GPU work is done. Fails with `VGPU-DEVICE-LOST` (instead of
+    /// waiting) on a lost device, and when the device turns out destroyed once the wait is over.
     pub fn wait_idle(&self) -> Result<()> {
         Ok(self.ctx.wait_idle()?)
     }

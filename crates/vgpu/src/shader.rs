@@ -27,6 +27,7 @@ impl Gpu {
     /// Parses and validates `source` (with the device's features, e.g. f16) and reflects it.
     /// Errors carry naga's rendered diagnostic with `label`, line and column.
     pub fn shader(&self, label: &str, source: &str) -> Result<Shader> {
+        self.ctx.check_device("Gpu::shader")?;
         let core = vgpu_core::shader::Shader::for_context(&self.ctx, label, source)?;
         Ok(Shader {
             inner: Arc::new(ShaderRecord::new(core, self.id())),

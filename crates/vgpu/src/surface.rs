@@ -153,6 +153,7 @@ impl Gpu {
         window: impl Into<wgpu::SurfaceTarget<'static>>,
         desc: &SurfaceDesc,
     ) -> Result<Surface> {
+        self.ctx.check_device("Gpu::surface")?;
         let Some(instance) = self.ctx.instance() else {
             return Err(surface_error(
                 "this Gpu has no wgpu::Instance (adopt the app's device with its instance)",

@@ -178,6 +178,7 @@ impl Gpu {
 
     /// A target per `desc`.
     pub fn target_with(&self, desc: &TargetDesc) -> Result<Target> {
+        self.ctx.check_device("Gpu::target")?;
         self.check_target_desc(desc)?;
         let ctx = &self.ctx;
         let size = wgpu::Extent3d {
@@ -304,6 +305,7 @@ impl Gpu {
         color: &wgpu::TextureView,
         depth: Option<&wgpu::TextureView>,
     ) -> Result<Target> {
+        self.ctx.check_device("Gpu::target_for_view")?;
         let texture = color.texture();
         let format_error = |usage, expected, actual| -> crate::error::Error {
             TargetError::Format {

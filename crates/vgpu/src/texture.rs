@@ -43,6 +43,7 @@ pub struct Texture {
 impl Gpu {
     /// A 2D texture, zero-initialized.
     pub fn texture(&self, desc: &TextureDesc) -> Result<Texture> {
+        self.ctx.check_device("Gpu::texture")?;
         self.check_texture_size(&desc.label, desc.width, desc.height)?;
         let texture = self.ctx.create_texture(&wgpu::TextureDescriptor {
             label: Some(&desc.label),
@@ -81,6 +82,7 @@ impl Gpu {
 
     /// A sampler. Equal descriptors return the same cached sampler (no new wgpu object).
     pub fn sampler(&self, desc: &SamplerDesc) -> Result<Sampler> {
+        self.ctx.check_device("Gpu::sampler")?;
         if let Some(inner) = self.with_state(|st| st.cached_sampler(desc)) {
             return Ok(Sampler { inner });
         }
@@ -141,6 +143,7 @@ impl Texture {
     /// description) if wgpu refuses the write, e.g. for a format that cannot be a copy
     /// destination such as `Depth32Float`.
     pub fn write(&self, gpu: &Gpu, data: &[u8]) -> Result<()> {
+        gpu.ctx.check_lost("Texture::write")?;
         if self.inner.gpu != gpu.id() {
             return Err(crate::error::foreign_gpu(
                 "texture",

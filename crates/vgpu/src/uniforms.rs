@@ -55,6 +55,7 @@ impl Gpu {
         label: &str,
         value: impl Into<ValueArg<'a>>,
     ) -> Result<SharedUniforms> {
+        self.ctx.check_device("Gpu::uniforms")?;
         let owner = match value.into() {
             ValueArg::Owned(value) => self.with_state(|st| st.create_block(label, value)),
             ValueArg::Borrowed(value) => {
@@ -69,6 +70,7 @@ impl Gpu {
     /// against the binding's type when bound. Prefer a typed value (see
     /// [`uniforms`](Self::uniforms)).
     pub fn uniforms_bytes(&self, label: &str, bytes: &[u8]) -> Result<SharedUniforms> {
+        self.ctx.check_device("Gpu::uniforms_bytes")?;
         let owner = self.with_state(|st| st.create_block_bytes(label, bytes))?;
         Ok(self.block_handle(owner, label))
     }

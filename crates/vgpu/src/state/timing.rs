@@ -141,7 +141,12 @@ impl State {
                 return None;
             }
         }
-        let _ = self.ctx.device().poll(wgpu::PollType::Poll);
+        let _ = self.ctx.poll("begin_frame", wgpu::PollType::Poll);
+        if self.ctx.is_lost() {
+            // The poll ran the device-lost callback: the read-back buffers are gone (unmapping
+            // them would only raise validation errors), and the frame fails at its submit.
+            return None;
+        }
         let timer = self.timer.as_mut()?;
         for slot in &mut timer.ring {
             match slot.state.load(Ordering::Acquire) {
