@@ -51,6 +51,12 @@ pub const ERROR_CODES: &[CodeInfo] = &[
         fix: "Report it with the description and the backend; try another backend meanwhile.",
     },
     CodeInfo {
+        code: "VGPU-DEVICE-LOST",
+        variant: "DeviceError::Lost",
+        meaning: "The device was lost (destroyed, reset or removed by the driver); names the operation that found out and wgpu's reason.",
+        fix: "Drop this `Gpu` and every handle made from it, then create a new `Gpu` (`Gpu::is_lost` tells beforehand).",
+    },
+    CodeInfo {
         code: "VGPU-DEVICE-POLL",
         variant: "DeviceError::Poll",
         meaning: "Waiting for the device failed (the device was lost, or the wait timed out).",

@@ -83,8 +83,10 @@ pub enum UniformsError {
         /// The id of the open submission.
         open: u64,
     },
-    /// The device refused to create a page or storage buffer.
-    #[error("VGPU-UNIFORMS-DEVICE: {0}")]
+    /// The device refused to create a page or storage buffer, or was lost. Carries the device's
+    /// own error and its code (`VGPU-DEVICE-OUT-OF-MEMORY`, `VGPU-DEVICE-LOST`, …): one device
+    /// failure has one code whatever found it.
+    #[error(transparent)]
     Device(#[from] DeviceError),
 }
 
@@ -98,7 +100,7 @@ impl ErrorCode for UniformsError {
             UniformsError::Limit { .. } => "VGPU-UNIFORMS-LIMIT",
             UniformsError::NoSubmission { .. } => "VGPU-UNIFORMS-NO-SUBMISSION",
             UniformsError::SubmissionOpen { .. } => "VGPU-UNIFORMS-SUBMISSION-OPEN",
-            UniformsError::Device(_) => "VGPU-UNIFORMS-DEVICE",
+            UniformsError::Device(e) => e.code(),
         }
     }
 }

@@ -31,7 +31,7 @@ pub const ERROR_CODES: &[CodeInfo] = &[
     CodeInfo {
         code: "VGPU-UNIFORMS-LIMIT",
         variant: "UniformsError::Limit",
-        meaning: "A value is larger than the device allows for one binding of its address space.",
+        meaning: "A value is larger than the device allows for one binding of its address space (`max_uniform_buffer_binding_size`, `max_storage_buffer_binding_size`) or for one buffer (`max_buffer_size`).",
         fix: "Use a storage buffer for large data, or split the value.",
     },
     CodeInfo {
@@ -45,11 +45,5 @@ pub const ERROR_CODES: &[CodeInfo] = &[
         variant: "UniformsError::SubmissionOpen",
         meaning: "A submission was begun while another is open.",
         fix: "Finish or cancel the open submission first.",
-    },
-    CodeInfo {
-        code: "VGPU-UNIFORMS-DEVICE",
-        variant: "UniformsError::Device",
-        meaning: "The device refused to create a uniform page or storage buffer; the engine is unchanged.",
-        fix: "Read the wrapped device error; free memory or use smaller values.",
     },
 ];

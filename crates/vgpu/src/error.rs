@@ -186,12 +186,12 @@ boxed_from! {
 }
 
 impl From<vgpu_uniforms::UniformsError> for Error {
-    /// A lost device is one error whatever found it (`VGPU-DEVICE-LOST`, not the engine's
-    /// `VGPU-UNIFORMS-DEVICE`).
+    /// A device failure is one error whatever found it (`VGPU-DEVICE-LOST`,
+    /// `VGPU-DEVICE-OUT-OF-MEMORY`, …: [`Error::Device`]).
     #[cold]
     fn from(e: vgpu_uniforms::UniformsError) -> Self {
         match e {
-            vgpu_uniforms::UniformsError::Device(lost @ DeviceError::Lost { .. }) => lost.into(),
+            vgpu_uniforms::UniformsError::Device(device) => device.into(),
             e => Error::Binding(Box::new(BindingError::Uniforms(e))),
         }
     }

@@ -12,6 +12,7 @@ mod backend_unknown;
 mod regression;
 mod tier1_capture_model;
 mod tier1_device_errors;
+mod tier1_error_codes;
 mod tier1_faults;
 mod tier1_foreign_gpu;
 mod tier1_many_buffers;
