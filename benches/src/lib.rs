@@ -13,11 +13,13 @@ pub mod capture_raw;
 pub mod capture_vgpu;
 
 /// The system allocator, counting every `alloc`, `alloc_zeroed` and `realloc` call (not frees)
-/// in one relaxed atomic. Read the count with [`allocations`].
+/// in one relaxed atomic, and the bytes live on the heap in another. Read them with
+/// [`allocations`] and [`live_heap_bytes`].
 #[derive(Debug)]
 pub struct CountingAllocator;
 
 static ALLOCATIONS: AtomicU64 = AtomicU64::new(0);
+static LIVE_BYTES: AtomicU64 = AtomicU64::new(0);
 
 #[global_allocator]
 static GLOBAL: CountingAllocator = CountingAllocator;
@@ -27,23 +29,29 @@ static GLOBAL: CountingAllocator = CountingAllocator;
 unsafe impl GlobalAlloc for CountingAllocator {
     unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
         ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
+        LIVE_BYTES.fetch_add(layout.size() as u64, Ordering::Relaxed);
         // SAFETY: forwarded contract of `GlobalAlloc::alloc`.
         unsafe { System.alloc(layout) }
     }
 
     unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
         ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
+        LIVE_BYTES.fetch_add(layout.size() as u64, Ordering::Relaxed);
         // SAFETY: forwarded contract of `GlobalAlloc::alloc_zeroed`.
         unsafe { System.alloc_zeroed(layout) }
     }
 
     unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        LIVE_BYTES.fetch_sub(layout.size() as u64, Ordering::Relaxed);
         // SAFETY: forwarded contract of `GlobalAlloc::dealloc`.
         unsafe { System.dealloc(ptr, layout) }
     }
 
     unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
         ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
+        // Wrapping arithmetic: the pair of updates nets to `new_size - old size`.
+        LIVE_BYTES.fetch_add(new_size as u64, Ordering::Relaxed);
+        LIVE_BYTES.fetch_sub(layout.size() as u64, Ordering::Relaxed);
         // SAFETY: forwarded contract of `GlobalAlloc::realloc`.
         unsafe { System.realloc(ptr, layout, new_size) }
     }
@@ -54,6 +62,13 @@ unsafe impl GlobalAlloc for CountingAllocator {
 #[inline]
 pub fn allocations() -> u64 {
     ALLOCATIONS.load(Ordering::Relaxed)
+}
+
+/// Bytes allocated on the heap and not yet freed, on every thread (requested sizes, not the
+/// allocator's own overhead).
+#[inline]
+pub fn live_heap_bytes() -> u64 {
+    LIVE_BYTES.load(Ordering::Relaxed)
 }
 
 /// The median of `samples` in microseconds (mean of the two middle values for an even count),

@@ -1,7 +1,7 @@
 //! `soak`: a million frames on the noop device with random mixes of changing and static values,
 //! draws created and removed, cameras set per pass, and bundles recorded and replayed; prints
-//! resident memory, uniform pages, slots and cached bind groups every `--every` frames, and
-//! whether they stayed flat after warm-up.
+//! resident memory, live heap bytes, uniform pages, slots and cached bind groups every `--every`
+//! frames, and whether they stayed flat after warm-up.
 //!
 //! ```sh
 //! cargo run --release -p vgpu-benches --bin soak -- --frames 1000000
@@ -10,8 +10,8 @@
 //! Options: `--frames N` (default 1 000 000), `--every N` (default 100 000), `--max-draws N`
 //! (default 48), `--seed N`. Exits 1 if an error occurred or a gauge grew after warm-up (the
 //! first report): the pages, retained slots and cached bind groups may not exceed their warm-up
-//! high-water mark by more than the churn of one report's draws allows, and resident memory may
-//! not grow by more than 10 %.
+//! high-water mark by more than the churn of one report's draws allows, and resident memory
+//! and the live heap may not grow by more than 10 % each.
 
 use std::process::ExitCode;
 use std::time::Instant;
@@ -271,6 +271,7 @@ fn glam_free_identity() -> [[f32; 4]; 4] {
 #[derive(Clone, Copy)]
 struct Gauges {
     rss_kib: u64,
+    heap_kib: u64,
     pages: usize,
     live_slots: usize,
     retained_slots: usize,
@@ -294,9 +295,10 @@ fn main() -> ExitCode {
     };
     let mut rng = Rng(options.seed);
     println!(
-        "{:>9} {:>10} {:>6} {:>6} {:>11} {:>9} {:>12} {:>6} {:>8} {:>8} {:>8} {:>8}",
+        "{:>9} {:>10} {:>10} {:>6} {:>6} {:>11} {:>9} {:>12} {:>6} {:>8} {:>8} {:>8} {:>8}",
         "frames",
         "rss_kib",
+        "heap_kib",
         "pages",
         "empty",
         "live_slots",
@@ -320,15 +322,17 @@ fn main() -> ExitCode {
             let engine = soak.gpu.uniform_gauges();
             let g = Gauges {
                 rss_kib: rss_kib(),
+                heap_kib: vgpu_benches::live_heap_bytes() / 1024,
                 pages: engine.pages,
                 live_slots: engine.live_slots,
                 retained_slots: engine.retained_slots,
                 bind_groups: soak.gpu.cached_bind_groups(),
             };
             println!(
-                "{:>9} {:>10} {:>6} {:>6} {:>11} {:>9} {:>12} {:>6} {:>8} {:>8} {:>8} {:>8.1}",
+                "{:>9} {:>10} {:>10} {:>6} {:>6} {:>11} {:>9} {:>12} {:>6} {:>8} {:>8} {:>8} {:>8.1}",
                 frame,
                 g.rss_kib,
+                g.heap_kib,
                 g.pages,
                 engine.empty_pages,
                 g.live_slots,
@@ -345,6 +349,7 @@ fn main() -> ExitCode {
                 (Some(_), None) => peak_after_warm = Some(g),
                 (Some(_), Some(p)) => {
                     p.rss_kib = p.rss_kib.max(g.rss_kib);
+                    p.heap_kib = p.heap_kib.max(g.heap_kib);
                     p.pages = p.pages.max(g.pages);
                     p.live_slots = p.live_slots.max(g.live_slots);
                     p.retained_slots = p.retained_slots.max(g.retained_slots);
@@ -367,6 +372,7 @@ fn main() -> ExitCode {
     let churn = options.max_draws * 2;
     let grew = [
         ("rss_kib", p.rss_kib > w.rss_kib + w.rss_kib / 10),
+        ("heap_kib", p.heap_kib > w.heap_kib + w.heap_kib / 10),
         ("pages", p.pages > w.pages + 2),
         ("live_slots", p.live_slots > w.live_slots + churn),
         (
@@ -377,11 +383,13 @@ fn main() -> ExitCode {
     ];
     let grown: Vec<&str> = grew.iter().filter(|(_, g)| *g).map(|(n, _)| *n).collect();
     println!(
-        "after warm-up (frame {}): rss {} -> max {} KiB, pages {} -> max {}, live slots {} -> max {}, \
+        "after warm-up (frame {}): rss {} -> max {} KiB, heap {} -> max {} KiB, pages {} -> max {}, live slots {} -> max {}, \
          retained {} -> max {}, bind groups {} -> max {}",
         options.every,
         w.rss_kib,
         p.rss_kib,
+        w.heap_kib,
+        p.heap_kib,
         w.pages,
         p.pages,
         w.live_slots,
