@@ -1,6 +1,9 @@
 //! Allocations per steady frame, counted exactly (issue #13): on the noop device, a vgpu frame
-//! allocates at most 2 more times than the hand-written wgpu twin of the same frame, and that
-//! surplus does not depend on the number of draws.
+//! allocates at most 6 more times than the hand-written wgpu twin of the same frame, and that
+//! surplus does not depend on the number of draws. The 6: the frame's validation and
+//! out-of-memory error scopes (2), and the check that wgpu took the submission (issue #14: a
+//! non-blocking `Device::poll` for the frame's submission index, 4 allocations inside wgpu),
+//! without which a submission to a destroyed device would pass unnoticed.
 //!
 //! The bench library's counting global allocator counts every thread, so this binary holds one
 //! test only (nothing else of it allocates while it runs). Counters, never timings.
@@ -13,8 +16,8 @@ use vgpu_core::BackendChoice;
 const PASSES: usize = 2;
 const WARMUP: usize = 3;
 const FRAMES: usize = 4;
-/// The most a vgpu frame may allocate beyond the raw twin's frame.
-const SURPLUS: u64 = 2;
+/// The most a vgpu frame may allocate beyond the raw twin's frame (see the module docs).
+const SURPLUS: u64 = 6;
 
 /// Allocation calls of each measured frame of `mode` in `scenario` with `draws` draws per pass.
 fn allocations(mode: Mode, scenario: Scenario, draws: usize) -> Vec<u64> {
@@ -56,7 +59,7 @@ fn allocations(mode: Mode, scenario: Scenario, draws: usize) -> Vec<u64> {
 }
 
 #[test]
-fn a_vgpu_frame_allocates_at_most_two_more_times_than_raw_wgpu_whatever_the_draw_count() {
+fn a_vgpu_frame_allocates_at_most_six_more_times_than_raw_wgpu_whatever_the_draw_count() {
     let mut lines = Vec::new();
     for scenario in [
         Scenario::Static,
