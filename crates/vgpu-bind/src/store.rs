@@ -32,6 +32,9 @@ pub struct BindingStore {
     pub(crate) cache: BindGroupCache,
     uniform_alignment: u64,
     storage_alignment: u64,
+    /// The first label given to [`note_creator`](BindingStore::note_creator) since the last
+    /// [`take_creator`](BindingStore::take_creator).
+    creator: Option<String>,
 }
 
 impl BindingStore {
@@ -49,7 +52,22 @@ impl BindingStore {
             ctx,
             registry: BindRegistry::default(),
             cache: BindGroupCache::new(config),
+            creator: None,
         }
+    }
+
+    /// Diagnostics: names what made the store create a group (e.g. the draw whose recording
+    /// missed the cache). Keeps only the first name given since the last
+    /// [`take_creator`](Self::take_creator): one allocation per take at most.
+    pub fn note_creator(&mut self, label: &str) {
+        if self.creator.is_none() {
+            self.creator = Some(label.to_owned());
+        }
+    }
+
+    /// The first name given to [`note_creator`](Self::note_creator) since the last call, if any.
+    pub fn take_creator(&mut self) -> Option<String> {
+        self.creator.take()
     }
 
     /// The device context groups are created on (and whose stats are counted).

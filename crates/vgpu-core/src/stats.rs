@@ -99,6 +99,12 @@ counters! {
     set_pipeline_calls,
     /// Write plans compiled (one per distinct type).
     plans_compiled,
+    /// Value sets whose bytes equalled what the value already held (compared, nothing
+    /// changed). Counted by the capture engine and added to the stats when a frame ends.
+    values_set_unchanged,
+    /// Draws replayed from render bundles (`Pass::execute`); also counted in
+    /// `operations_recorded`.
+    bundle_draws_replayed,
     /// wgpu errors reported outside an error scope (routed to the `Gpu`, never a panic).
     uncaptured_errors,
 }

@@ -138,6 +138,9 @@ pub struct UniformEngine {
     stamps: Stamps,
     /// The last submission declared by [`UniformEngine::memos_in_use`].
     memos_declared_in: u64,
+    /// Sets whose bytes equalled the owner's, since the last
+    /// [`take_unchanged_sets`](UniformEngine::take_unchanged_sets).
+    unchanged_sets: u64,
 }
 
 /// Owner stamps by stamp slot, the free stamp slots, and the next stamp to hand out.
@@ -233,7 +236,16 @@ impl UniformEngine {
                 next: 1,
             },
             memos_declared_in: 0,
+            unchanged_sets: 0,
         }
+    }
+
+    /// How many sets ([`set_bytes`](Self::set_bytes), [`update`](Self::update),
+    /// [`overwrite`](Self::overwrite), [`update_sized`](Self::update_sized)) found the owner
+    /// already holding the bytes given (nothing changed) since the last call; resets the count.
+    /// A plain counter under the engine's `&mut`: no atomic per set.
+    pub fn take_unchanged_sets(&mut self) -> u64 {
+        std::mem::take(&mut self.unchanged_sets)
     }
 
     /// The device context.
@@ -434,7 +446,7 @@ impl UniformEngine {
             self.resize_storage(key, bytes)?;
             return Ok(true);
         }
-        Ok(commit_if_changed(
+        let changed = commit_if_changed(
             owner,
             key,
             bytes,
@@ -442,7 +454,9 @@ impl UniformEngine {
             &mut self.pool,
             &mut self.stamps,
             &mut self.writes_at_finish,
-        ))
+        );
+        self.unchanged_sets += u64::from(!changed);
+        Ok(changed)
     }
 
     /// The open submission, as a set, a pin or a removal sees it.
@@ -490,7 +504,7 @@ impl UniformEngine {
         }
         let scratch = &mut self.scratch[..len];
         f(scratch)?;
-        Ok(commit_if_changed(
+        let changed = commit_if_changed(
             owner,
             key,
             scratch,
@@ -498,7 +512,9 @@ impl UniformEngine {
             &mut self.pool,
             &mut self.stamps,
             &mut self.writes_at_finish,
-        ))
+        );
+        self.unchanged_sets += u64::from(!changed);
+        Ok(changed)
     }
 
     /// Like [`update`](Self::update), but also works on an owner never set: its scratch then starts
@@ -572,7 +588,7 @@ impl UniformEngine {
             resized?;
             return Ok(true);
         }
-        Ok(commit_if_changed(
+        let changed = commit_if_changed(
             owner,
             key,
             &self.scratch,
@@ -580,7 +596,9 @@ impl UniformEngine {
             &mut self.pool,
             &mut self.stamps,
             &mut self.writes_at_finish,
-        ))
+        );
+        self.unchanged_sets += u64::from(!changed);
+        Ok(changed)
     }
 
     /// Replaces a storage owner's bytes with `bytes` of another length, and its buffer with a new

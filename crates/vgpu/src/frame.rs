@@ -4,8 +4,6 @@
 //! A frame is one submission of the capture engine: values bound by operations recorded in it
 //! are captured per operation and uploaded once at submit (only bytes not already resident).
 
-use std::time::Duration;
-
 // `std::time::Instant` panics on wasm32-unknown-unknown; web-time is std's on native targets and
 // the browser's clock (`performance.now()`) on the web.
 use web_time::Instant;
@@ -20,10 +18,12 @@ use crate::draw::Draw;
 use crate::error::{FrameError, Result, foreign_gpu};
 use crate::gpu::Gpu;
 use crate::inspect::RecordPath;
+use crate::report::FrameReport;
+use crate::report::SurfaceSkip;
 use crate::state::{
     HeldState, InspectRecorder, MAX_TIMED_PASSES, PassBindings, PassInspect, TimedPasses,
 };
-use crate::surface::{AcquiredSurface, Surface, SurfaceSkip};
+use crate::surface::{AcquiredSurface, Surface};
 use crate::target::Target;
 
 /// Where a render pass draws: an offscreen (or app-provided) [`Target`], or a window
@@ -138,38 +138,6 @@ impl<'t> From<&'t Target> for PassDesc<'t> {
 impl<'t> From<&'t Surface> for PassDesc<'t> {
     fn from(surface: &'t Surface) -> Self {
         PassDesc::new(surface)
-    }
-}
-
-/// What one frame did: counter deltas, CPU times, and GPU pass times where measurable.
-#[derive(Clone, Debug, Default)]
-pub struct FrameReport {
-    /// Frame number (1 for the first frame of this `Gpu`).
-    pub index: u64,
-    /// Counter deltas over the frame: operations, bind groups, buffers, writes, bytes, cache…
-    pub stats: StatsSnapshot,
-    /// CPU time from the start of the frame through `CommandEncoder::finish()`.
-    pub encode: Duration,
-    /// CPU time of uploads plus `Queue::submit` (and the check that wgpu took the submission).
-    pub submit: Duration,
-    /// Per-pass GPU times `(label, duration)` of the most recent frame whose timestamps were read
-    /// back (usually one or two frames earlier, see `gpu_frame_index`); `None` where the adapter
-    /// has no timestamp queries or none have been read back yet. The first 32 render passes
-    /// of a frame are timed; later ones are recorded untimed.
-    pub gpu_passes: Option<Vec<(String, Duration)>>,
-    /// The frame the `gpu_passes` belong to.
-    pub gpu_frame_index: Option<u64>,
-    /// Set when a pass into a window surface was skipped (minimized, occluded, or acquiring
-    /// timed out): its closure was not called. Not an error: render the next frame as usual.
-    pub skipped: Option<SurfaceSkip>,
-}
-
-impl FrameReport {
-    /// Sum of the GPU pass times, if measured.
-    pub fn gpu_total(&self) -> Option<Duration> {
-        self.gpu_passes
-            .as_ref()
-            .map(|p| p.iter().map(|(_, d)| *d).sum())
     }
 }
 
@@ -541,20 +509,30 @@ impl<'g> Frame<'g> {
         for a in acquired {
             present(gpu, a)?;
         }
-        let (index, gpu_times) = gpu.with_state(|st| (st.frame_index(), st.gpu_times()));
-        let (gpu_frame_index, gpu_passes) = match gpu_times {
-            Some((i, p)) => (Some(i), Some(p)),
-            None => (None, None),
-        };
-        Ok(FrameReport {
-            index,
-            stats: gpu.ctx.stats().snapshot() - self.before,
-            encode,
-            submit: submit_time,
-            gpu_passes,
-            gpu_frame_index,
-            skipped: self.skipped,
-        })
+        Ok(gpu.with_state(|st| {
+            let (gpu_frame_index, gpu_passes) = match st.gpu_times() {
+                Some((i, p)) => (Some(i), Some(p)),
+                None => (None, None),
+            };
+            // Sets since the last frame that found their bytes in place (a plain counter of
+            // the engine, added to the stats once per frame).
+            let stats = gpu.ctx.stats();
+            stats
+                .values_set_unchanged
+                .add(st.engine.take_unchanged_sets());
+            let report = FrameReport {
+                index: st.frame_index(),
+                stats: stats.snapshot() - self.before,
+                encode,
+                submit: submit_time,
+                gpu_passes,
+                gpu_frame_index,
+                skipped: self.skipped,
+                bind_group_creator: st.bind.take_creator(),
+            };
+            st.advisor.push(&report);
+            report
+        }))
     }
 
     /// Discards the frame: nothing recorded is submitted, nothing is uploaded; values keep what
@@ -822,6 +800,7 @@ impl<'p> Pass<'p> {
             inspect.reset();
         }
         self.bound.operations += bundle.len() as u64;
+        self.bound.bundle_draws += bundle.len() as u64;
         Ok(())
     }
 

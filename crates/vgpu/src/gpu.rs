@@ -232,6 +232,22 @@ impl Gpu {
         self.with_state(|st| st.set_gpu_timing(enabled));
     }
 
+    /// The frame advisor over this `Gpu`'s last frames (120 by default, see
+    /// [`set_advisor_frames`](Self::set_advisor_frames)): whether they were CPU- or GPU-bound,
+    /// with the figures, and [`Advice`](crate::Advice) with its evidence (record a bundle,
+    /// instance from a storage array, skip unchanged sets, keep bindings stable, the pass that
+    /// dominates the GPU). Frames feed it as they are submitted; asking costs a sort of the
+    /// window, so ask once a second, not per draw.
+    pub fn advisor(&self) -> crate::AdvisorReport {
+        self.with_state(|st| st.advisor.report())
+    }
+
+    /// Sets how many of the last frames [`advisor`](Self::advisor) looks at (at least 1) and
+    /// forgets the frames seen so far (e.g. after the scene changed).
+    pub fn set_advisor_frames(&self, frames: usize) {
+        self.with_state(|st| st.advisor = crate::Advisor::new(frames));
+    }
+
     /// Live entries of the bind-group cache.
     pub fn cached_bind_groups(&self) -> usize {
         self.with_state(|st| st.bind.len())

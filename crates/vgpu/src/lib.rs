@@ -39,6 +39,7 @@
 // objects are neither, so neither are the records, and clippy's lint there is noise.
 #![cfg_attr(target_arch = "wasm32", allow(clippy::arc_with_non_send_sync))]
 
+pub mod advisor;
 mod bind;
 mod binding;
 mod buffer;
@@ -54,6 +55,7 @@ mod gpu;
 #[doc(hidden)]
 pub mod inspect;
 mod readback;
+mod report;
 mod shader;
 mod state;
 mod surface;
@@ -62,6 +64,7 @@ mod texture;
 pub mod typed;
 mod uniforms;
 
+pub use advisor::{Advice, Advisor, AdvisorReport};
 pub use bind::Bind;
 pub use binding::{Binding, SetBatch};
 pub use buffer::{Buffer, BufferDesc};
@@ -74,10 +77,11 @@ pub use error::{
     BindingError, BufferError, Error, ForeignGpuError, FrameError, Result, TargetError,
 };
 pub use error_codes::{CodeInfo, error_codes, explain};
-pub use frame::{ComputePass, Frame, FrameReport, Pass, PassDesc, PassTarget};
+pub use frame::{ComputePass, Frame, Pass, PassDesc, PassTarget};
 pub use gpu::{Gpu, GpuOptions};
+pub use report::{Bound, FrameReport, SurfaceSkip, Verdict};
 pub use shader::Shader;
-pub use surface::{Surface, SurfaceDesc, SurfaceSkip};
+pub use surface::{Surface, SurfaceDesc};
 pub use target::{RgbaImage, Target, TargetDesc};
 pub use texture::{Sampler, Texture, TextureDesc};
 pub use typed::{TypedRef, Uniform};

@@ -7,6 +7,7 @@
 //! once more; `Timeout`, `Occluded` and a zero-sized (minimized) window skip the pass: its closure
 //! is not called, and [`FrameReport::skipped`](crate::FrameReport::skipped) says why.
 
+use crate::report::SurfaceSkip;
 use std::sync::{Arc, Mutex, PoisonError};
 
 use vgpu_core::{DeviceError, GpuContext};
@@ -335,18 +336,6 @@ pub(crate) struct AcquiredSurface {
     pub(crate) msaa: Option<wgpu::TextureView>,
     /// Read back after the submit, into a buffer of `bytes_per_row` rows.
     pub(crate) capture: Option<(wgpu::Buffer, u32)>,
-}
-
-/// Why a pass into a surface was skipped.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum SurfaceSkip {
-    /// The window has a zero width or height (minimized).
-    ZeroSize,
-    /// Acquiring the texture timed out.
-    Timeout,
-    /// The window is occluded.
-    Occluded,
 }
 
 impl SurfaceInner {

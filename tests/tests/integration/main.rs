@@ -10,6 +10,7 @@ mod alloc_count;
 mod backend_unavailable;
 mod backend_unknown;
 mod regression;
+mod tier1_advisor;
 mod tier1_capture_model;
 mod tier1_device_errors;
 mod tier1_error_codes;

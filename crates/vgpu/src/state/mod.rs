@@ -83,6 +83,8 @@ pub(crate) struct State {
     next_id: u64,
     /// The binding inspector, while switched on (a testing aid, see `crate::inspect`).
     inspect: Option<Box<inspect::Inspector>>,
+    /// The last frames' reports, for `Gpu::advisor`.
+    pub(crate) advisor: crate::advisor::Advisor,
 }
 
 impl State {
@@ -110,6 +112,7 @@ impl State {
             set_all_replaced: None,
             next_id: 0,
             inspect: None,
+            advisor: crate::advisor::Advisor::default(),
         };
         Arc::new(SharedState::new(GpuId::next(), state))
     }

@@ -166,6 +166,8 @@ pub(crate) struct PassBindings {
     pub(crate) set_bind_group_calls: u64,
     pub(crate) set_bind_group_skipped: u64,
     pub(crate) set_pipeline_calls: u64,
+    /// Draws replayed from bundles (also in `operations`).
+    pub(crate) bundle_draws: u64,
     /// Owners pinned while recording a bundle (unpinned when the bundle is dropped).
     pub(crate) pinned: Option<Vec<OwnerKey>>,
     /// Per fast-group index, the last owner slot resolved in this pass.
@@ -187,6 +189,9 @@ impl PassBindings {
         stats
             .set_pipeline_calls
             .add(std::mem::take(&mut self.set_pipeline_calls));
+        stats
+            .bundle_draws_replayed
+            .add(std::mem::take(&mut self.bundle_draws));
     }
 
     /// A fresh state for recording a bundle (owners get pinned).
@@ -749,8 +754,13 @@ fn build_group(
             BindingContent::Unset => {}
         }
     }
+    let created_before = binder.engine.context().stats().bind_groups_created.get();
     let (id, g) = binder.bind.get_or_create(group.layout_key, &entries)?;
     let g = g.clone();
+    if binder.engine.context().stats().bind_groups_created.get() != created_before {
+        // For the advisor: which draw made a frame create bind groups.
+        binder.bind.note_creator(src.label);
+    }
     if let Some(inspector) = binder.inspect.as_deref_mut() {
         inspector.note_group(binder.bind, group.layout_key, &entries, bindings, &g);
     }
