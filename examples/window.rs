@@ -355,7 +355,8 @@ impl App {
         }
     }
 
-    /// Once a second: frames per second and the CPU/GPU verdict in the title.
+    /// Once a second: frames per second, the CPU/GPU verdict and the advisor's first advice
+    /// (`Gpu::advisor`) in the title.
     fn title(&mut self, r: &Running, report: &FrameReport) {
         let second = &mut self.second;
         if report.skipped.is_none() {
@@ -380,7 +381,12 @@ impl App {
                 v.bound, v.ratio
             )
         };
-        let title = format!("vgpu window: {fps:.0} fps, {bound}");
+        // The library's advisor over the last frames: its verdict and first advice.
+        let advisor = r.gpu.advisor();
+        let title = match advisor.advice.first() {
+            Some(advice) => format!("vgpu window: {fps:.0} fps, {bound}; {}", advice.headline()),
+            None => format!("vgpu window: {fps:.0} fps, {bound}"),
+        };
         r.window.set_title(&title);
         eprintln!("{title}");
         *second = Second::new();

@@ -92,6 +92,40 @@ pub enum Advice {
     },
 }
 
+impl Advice {
+    /// A short form for a window title or a status line, e.g. `record a bundle of 64 draws
+    /// (up to 0.120 ms per frame)` or `pass "shadow" takes 75% of GPU time`.
+    pub fn headline(&self) -> String {
+        match self {
+            Advice::RecordBundle {
+                draws,
+                estimated_saving,
+                ..
+            } => format!(
+                "record a bundle of {draws} draws (up to {:.3} ms per frame)",
+                estimated_saving.as_secs_f64() * 1e3
+            ),
+            Advice::StorageInstancing { draws, .. } => {
+                format!("instance {draws} draws from a storage array")
+            }
+            Advice::UnchangedSets { per_frame, .. } => {
+                format!("{per_frame} unchanged sets per frame")
+            }
+            Advice::BindGroupsInSteadyFrames {
+                per_frame,
+                first_creator,
+                ..
+            } => match first_creator {
+                Some(label) => format!("{per_frame} bind groups per frame (draw {label:?})"),
+                None => format!("{per_frame} bind groups per frame"),
+            },
+            Advice::GpuPassDominates { pass, share, .. } => {
+                format!("pass {pass:?} takes {:.0}% of GPU time", share * 100.0)
+            }
+        }
+    }
+}
+
 impl std::fmt::Display for Advice {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         let ms = |d: &Duration| d.as_secs_f64() * 1e3;
@@ -169,14 +203,11 @@ pub struct AdvisorReport {
 }
 
 impl AdvisorReport {
-    /// One line for a window title or a log: the verdict and the first advice's first clause.
+    /// One line for a window title or a log: the verdict and the first advice's
+    /// [`headline`](Advice::headline).
     pub fn top_line(&self) -> String {
         match self.advice.first() {
-            Some(a) => {
-                let text = a.to_string();
-                let head = text.split(':').next().unwrap_or_default().to_owned();
-                format!("{}; {head}", self.verdict.bound)
-            }
+            Some(a) => format!("{}; {}", self.verdict.bound, a.headline()),
             None => self.verdict.bound.to_string(),
         }
     }
