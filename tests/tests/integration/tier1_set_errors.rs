@@ -167,6 +167,32 @@ fn unknown_binding_lists_the_shaders_bindings_and_changes_nothing() {
     });
 }
 
+/// What `fn main() -> vgpu::Result<()>` prints is `Debug`: it shows the code and the whole
+/// message, and `{:#?}` the structured fields as well.
+#[test]
+fn debug_of_an_error_shows_its_code_and_message() {
+    on_each_gpu(|gpu| {
+        let draw = probe(gpu);
+        let e = assert_code(
+            draw.set("objetc", value! { color: [0.0; 4], gain: 0.0 }),
+            "VGPU-SET-BINDING-UNKNOWN",
+        );
+        let message = e.to_string();
+        assert!(
+            message.starts_with("VGPU-SET-BINDING-UNKNOWN: "),
+            "{message}"
+        );
+        let debug = format!("{e:?}");
+        assert_eq!(debug, format!("Error({message})"));
+        let pretty = format!("{e:#?}");
+        assert!(pretty.contains(&message), "{pretty}");
+        assert!(
+            pretty.contains("BindingUnknown") && pretty.contains("available"),
+            "the area's fields: {pretty}"
+        );
+    });
+}
+
 #[test]
 fn wrong_shapes_name_path_expected_and_actual_and_write_nothing() {
     on_each_gpu(|gpu| {
