@@ -193,6 +193,45 @@ fn debug_of_an_error_shows_its_code_and_message() {
     });
 }
 
+/// A misspelled name is first compared with the shader's bindings, then with struct members:
+/// `modle` is one edit from member `mode` and two from binding `model`, and suggests `model`.
+#[test]
+fn did_you_mean_prefers_a_binding_over_a_closer_struct_member() {
+    on_each_gpu(|gpu| {
+        let draw = fullscreen(
+            gpu,
+            "hinted",
+            "
+struct Model { world: vec4f }
+struct Params { mode: u32, gain: f32 }
+@group(0) @binding(0) var<uniform> model: Model;
+@group(0) @binding(1) var<uniform> params: Params;
+@fragment fn fs_main() -> @location(0) vec4f {
+    return model.world * params.gain + vec4f(f32(params.mode));
+}
+",
+        );
+        let e = assert_code(
+            draw.set("modle", value! { world: [0.0; 4] }),
+            "VGPU-SET-BINDING-UNKNOWN",
+        );
+        let Some(vgpu::SetError::BindingUnknown { hint, .. }) = e.as_set() else {
+            panic!("{e:?}")
+        };
+        assert_eq!(hint.as_deref(), Some("did you mean `model`?"), "{e}");
+        assert!(e.to_string().ends_with("did you mean `model`?"), "{e}");
+        // With no binding close, a member is still suggested.
+        let e = assert_code(
+            draw.set("mdoe", Value::from(1u32)),
+            "VGPU-SET-BINDING-UNKNOWN",
+        );
+        let Some(vgpu::SetError::BindingUnknown { hint, .. }) = e.as_set() else {
+            panic!("{e:?}")
+        };
+        assert_eq!(hint.as_deref(), Some("did you mean `mode`?"), "{e}");
+    });
+}
+
 #[test]
 fn wrong_shapes_name_path_expected_and_actual_and_write_nothing() {
     on_each_gpu(|gpu| {
