@@ -617,6 +617,7 @@ fn wrong_texture_and_sampler_kinds_are_rejected_at_set() {
             .unwrap();
         let e = kind(Bind::Texture(&uint), "tex", "uint texture");
         assert!(e.to_string().contains("Rgba32Uint"), "{e}");
+        assert!(e.to_string().contains("binds as texture_2d<u32>"), "{e}");
         let depth = gpu
             .target_with(&TargetDesc::depth_only(
                 2,
@@ -624,10 +625,15 @@ fn wrong_texture_and_sampler_kinds_are_rejected_at_set() {
                 wgpu::TextureFormat::Depth32Float,
             ))
             .unwrap();
-        kind(
+        let e = kind(
             Bind::TargetDepth(&depth),
             "tex",
             "depth to a filterable float",
+        );
+        assert!(
+            e.to_string()
+                .contains("a Depth32Float texture, which binds as texture_depth_2d"),
+            "{e}"
         );
         kind(
             Bind::TargetColor(&depth),
@@ -646,12 +652,17 @@ fn wrong_texture_and_sampler_kinds_are_rejected_at_set() {
                     ..Default::default()
                 })
                 .unwrap();
-            kind(Bind::Texture(&float), "tex", "unfilterable float");
+            let e = kind(Bind::Texture(&float), "tex", "unfilterable float");
+            let message = e.to_string();
+            assert!(message.contains("Rgba32Float"), "{message}");
+            assert!(message.contains("not filterable"), "{message}");
+            assert!(message.contains("FLOAT32_FILTERABLE"), "{message}");
         }
         kind(Bind::Sampler(&nearest), "tex", "a sampler for a texture");
         kind(Bind::Texture(&good), "samp", "a texture for a sampler");
         let shadow = gpu.sampler(&SamplerDesc::shadow()).unwrap();
-        kind(Bind::Sampler(&shadow), "samp", "a comparison sampler");
+        let e = kind(Bind::Sampler(&shadow), "samp", "a comparison sampler");
+        assert!(e.to_string().contains("binds as sampler_comparison"), "{e}");
         kind(
             Bind::from(value! { x: 1.0 }),
             "tex",
@@ -677,7 +688,8 @@ fn wrong_texture_and_sampler_kinds_are_rejected_at_set() {
         );
         let e = assert_code(depth_draw.set("shadow_map", &good), "VGPU-SET-KIND");
         assert!(e.to_string().contains("Rgba8Unorm"), "{e}");
-        assert_code(depth_draw.set("cmp", &nearest), "VGPU-SET-KIND");
+        let e = assert_code(depth_draw.set("cmp", &nearest), "VGPU-SET-KIND");
+        assert!(e.to_string().contains("expects sampler_comparison"), "{e}");
         // Multisampled depth is not a texture_depth_2d.
         let msaa = gpu
             .target_with(
@@ -722,6 +734,128 @@ fn wrong_texture_and_sampler_kinds_are_rejected_at_set() {
 
         // The draw still samples the texture set before the rejections.
         assert_unchanged(gpu, &draw, &target, [10, 20, 30, 40], "after rejections");
+    });
+}
+
+/// Kind errors name textures and samplers by their WGSL types, not by wgpu's binding types
+/// (`Float { filterable: true }`, `Comparison`), and say how to fix an unfilterable float
+/// texture.
+#[test]
+fn texture_and_sampler_kind_errors_speak_wgsl() {
+    on_each_gpu(|gpu| {
+        let message = |e: vgpu::Error| {
+            let m = e.to_string();
+            assert!(m.starts_with("VGPU-SET-KIND: "), "{m}");
+            for wgpu_words in ["Float {", "filterable:", "Comparison", "D2", "WriteOnly"] {
+                assert!(!m.contains(wgpu_words), "{wgpu_words}: {m}");
+            }
+            m
+        };
+        let draw = fullscreen(gpu, "sampled", SAMPLED_FS);
+        let uint = gpu
+            .texture(&TextureDesc {
+                format: wgpu::TextureFormat::Rgba32Uint,
+                ..Default::default()
+            })
+            .unwrap();
+        let m = message(draw.set("tex", &uint).unwrap_err());
+        assert!(
+            m.contains(
+                "binding `tex` expects texture_2d<f32> (a filterable float format), \
+                 got a Rgba32Uint texture, which binds as texture_2d<u32>"
+            ),
+            "{m}"
+        );
+        let shadow = gpu.sampler(&SamplerDesc::shadow()).unwrap();
+        let m = message(draw.set("samp", &shadow).unwrap_err());
+        assert!(
+            m.contains("binding `samp` expects sampler, got a comparison sampler (compare LessEqual), which binds as sampler_comparison"),
+            "{m}"
+        );
+        let m = message(draw.set("samp", &uint).unwrap_err());
+        assert!(m.contains("binding `samp` expects sampler, got"), "{m}");
+
+        let unfilterable = [
+            wgpu::TextureFormat::R32Float,
+            wgpu::TextureFormat::Rgba32Float,
+        ];
+        if !gpu
+            .context()
+            .features()
+            .contains(wgpu::Features::FLOAT32_FILTERABLE)
+        {
+            for format in unfilterable {
+                let float = gpu
+                    .texture(&TextureDesc {
+                        format,
+                        ..Default::default()
+                    })
+                    .unwrap();
+                let m = message(draw.set("tex", &float).unwrap_err());
+                assert!(
+                    m.contains(&format!("got a {format:?} texture, whose float texels are not filterable on this device")),
+                    "{m}"
+                );
+                assert!(m.contains("Rgba16Float"), "names a filterable format: {m}");
+                assert!(
+                    m.contains(
+                        "wgpu::Features::FLOAT32_FILTERABLE in GpuOptions::required_features"
+                    ),
+                    "{m}"
+                );
+            }
+        }
+
+        let depth = fullscreen(
+            gpu,
+            "depth",
+            "
+            @group(0) @binding(0) var shadow_map: texture_depth_2d;
+            @group(0) @binding(1) var cmp: sampler_comparison;
+            @fragment fn fs_main() -> @location(0) vec4f {
+                let lit = textureSampleCompare(shadow_map, cmp, vec2f(0.5, 0.5), 0.5);
+                return vec4f(lit, lit, lit, 1.0);
+            }",
+        );
+        let color = gpu.texture(&TextureDesc::default()).unwrap();
+        let m = message(depth.set("shadow_map", &color).unwrap_err());
+        assert!(
+            m.contains(
+                "expects texture_depth_2d, got a Rgba8Unorm texture, which binds as texture_2d<f32>"
+            ),
+            "{m}"
+        );
+        let nearest = gpu.sampler(&SamplerDesc::nearest()).unwrap();
+        let m = message(depth.set("cmp", &nearest).unwrap_err());
+        assert!(
+            m.contains("expects sampler_comparison, got a sampler without compare"),
+            "{m}"
+        );
+        assert!(m.contains("SamplerDesc::shadow()"), "{m}");
+
+        let cs = gpu
+            .shader(
+                "storage texture",
+                "
+                @group(0) @binding(0) var img: texture_storage_2d<rgba8unorm, write>;
+                @compute @workgroup_size(1) fn cs_main() {
+                    textureStore(img, vec2u(0u, 0u), vec4f(1.0));
+                }",
+            )
+            .unwrap();
+        let k = gpu.compute(&cs, ComputeDesc::default()).unwrap();
+        let r32 = gpu
+            .texture(&TextureDesc {
+                format: wgpu::TextureFormat::R32Float,
+                usage: wgpu::TextureUsages::STORAGE_BINDING,
+                ..Default::default()
+            })
+            .unwrap();
+        let m = message(k.set("img", &r32).unwrap_err());
+        assert!(
+            m.contains("expects texture_storage_2d<rgba8unorm, write>, got a R32Float texture (texel format r32float)"),
+            "{m}"
+        );
     });
 }
 
