@@ -232,6 +232,42 @@ struct Params { mode: u32, gain: f32 }
     });
 }
 
+/// A first value missing a field is refused with a hint naming the ways the API offers to set
+/// only some fields, and each of those ways works once the binding holds a whole value.
+#[test]
+fn a_missing_field_names_the_ways_to_set_some_fields() {
+    on_each_gpu(|gpu| {
+        let draw = probe(gpu);
+        let e = assert_code(
+            draw.set("object", value! { color: [1.0, 2.0, 3.0, 4.0] }),
+            "VGPU-SET-VALUE-INVALID",
+        );
+        let message = e.to_string();
+        assert!(
+            message.contains("binding `object` at $.gain: expected a value of type f32, got nothing (missing field)"),
+            "{message}"
+        );
+        assert!(message.contains(r#"draw.set("gain", …)"#), "{message}");
+        assert!(message.contains("value! { gain: … }"), "{message}");
+        assert!(!message.contains("pack_partial"), "{message}");
+
+        // What the hint says: a whole value first, then partial structs and member sets.
+        draw.set(
+            "object",
+            value! { color: [10.0, 20.0, 30.0, 40.0], gain: 1.0 },
+        )
+        .unwrap();
+        draw.set("tint", value! { value: [0.0; 4] }).unwrap();
+        let target = small_target(gpu);
+        render(gpu, &draw, &target, [10, 20, 30, 40], "whole value");
+        draw.set("object", value! { gain: 2.0 }).unwrap();
+        render(gpu, &draw, &target, [20, 40, 60, 80], "partial struct");
+        draw.set("gain", Value::from(3.0)).unwrap();
+        let stats = render(gpu, &draw, &target, [30, 60, 90, 120], "member set");
+        assert!(stats.bytes_uploaded > 0, "the member set uploads");
+    });
+}
+
 #[test]
 fn wrong_shapes_name_path_expected_and_actual_and_write_nothing() {
     on_each_gpu(|gpu| {
