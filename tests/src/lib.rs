@@ -107,6 +107,30 @@ pub fn temp_path(name: &str) -> std::path::PathBuf {
     dir.join(name)
 }
 
+/// The example `name` built next to this test binary (`target/<profile>/examples/<name>`; the
+/// test binary is `target/<profile>/deps/integration-…`).
+///
+/// # Panics
+/// If it is not built, saying how to build it.
+pub fn example_binary(name: &str) -> std::path::PathBuf {
+    let exe = std::env::current_exe().expect("the test binary's path");
+    let profile_dir = exe
+        .parent()
+        .and_then(std::path::Path::parent)
+        .expect("the test binary lives in target/<profile>/deps/");
+    let path = profile_dir
+        .join("examples")
+        .join(format!("{name}{}", std::env::consts::EXE_SUFFIX));
+    assert!(
+        path.exists(),
+        "the {name} example is not built: {} is missing. `cargo test` (the workspace, or -p \
+         vgpu-examples) builds it; with `cargo test -p vgpu-tests` alone, run `cargo build -p \
+         vgpu-examples --example {name}` (same profile) first",
+        path.display()
+    );
+    path
+}
+
 /// Set in the environment of a child test process started by [`run_child_test`] (its value is
 /// the name of the test the child runs).
 pub const CHILD_TEST_ENV: &str = "VGPU_TESTS_CHILD";
