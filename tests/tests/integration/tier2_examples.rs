@@ -354,7 +354,7 @@ fn example_counters_hold_on_the_noop_device() {
 /// Runs the built `scene` example with `args` and `VGPU_BACKEND=noop`: (exit code, stdout,
 /// stderr).
 fn run_scene(args: &[&str]) -> (Option<i32>, String, String) {
-    let output = std::process::Command::new(vgpu_tests::example_binary("scene"))
+    let output = vgpu_tests::child_command(vgpu_tests::example_binary("scene"))
         .args(args)
         .env("VGPU_BACKEND", "noop")
         .output()
