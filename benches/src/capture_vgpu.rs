@@ -74,7 +74,7 @@ impl StructCapture {
                 &shader,
                 DrawDesc {
                     label: format!("object {i}"),
-                    vertex_count: 3,
+                    vertex_count: Some(3),
                     ..Default::default()
                 },
             )?;
@@ -208,7 +208,7 @@ impl TypedCapture {
                 &shader,
                 DrawDesc {
                     label: format!("object {i}"),
-                    vertex_count: 3,
+                    vertex_count: Some(3),
                     ..Default::default()
                 },
             )?;
@@ -373,7 +373,7 @@ impl BufferCapture {
                     &shader,
                     DrawDesc {
                         label: format!("object {i} pass {k}"),
-                        vertex_count: 3,
+                        vertex_count: Some(3),
                         ..Default::default()
                     },
                 )?;

@@ -112,7 +112,7 @@ pub fn render(gpu: &Gpu, frames: u32) -> Result<Output> {
                 &shader,
                 vgpu::DrawDesc {
                     label: "object".into(),
-                    vertex_count: 6,
+                    vertex_count: Some(6),
                     ..Default::default()
                 },
             )?;

@@ -147,7 +147,7 @@ pub fn run(frames: usize) -> Result<AppRun, Box<dyn std::error::Error>> {
                 &shader,
                 DrawDesc {
                     label: format!("square {i}"),
-                    vertex_count: 6,
+                    vertex_count: Some(6),
                     ..Default::default()
                 },
             )?;

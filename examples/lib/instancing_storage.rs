@@ -200,7 +200,7 @@ pub fn render_with(gpu: &Gpu, path: InstancePath, frames: usize) -> Result<Outpu
                 &shader,
                 vgpu::DrawDesc {
                     label: "instances (storage)".into(),
-                    vertex_count: 6,
+                    vertex_count: Some(6),
                     instance_count: INSTANCES,
                     ..Default::default()
                 },
@@ -215,7 +215,7 @@ pub fn render_with(gpu: &Gpu, path: InstancePath, frames: usize) -> Result<Outpu
                 &shader,
                 vgpu::DrawDesc {
                     label: "instances (vertex buffer)".into(),
-                    vertex_count: 6,
+                    vertex_count: Some(6),
                     instance_count: INSTANCES,
                     vertex_buffers: vec![vgpu::VertexBuffer {
                         buffer,

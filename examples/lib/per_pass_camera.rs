@@ -152,7 +152,7 @@ pub fn render(gpu: &Gpu, frames: usize) -> Result<Output> {
             &shader,
             vgpu::DrawDesc {
                 label: o.name.into(),
-                vertex_count: 6,
+                vertex_count: Some(6),
                 ..Default::default()
             },
         )?;

@@ -107,13 +107,74 @@ pub fn temp_path(name: &str) -> std::path::PathBuf {
     dir.join(name)
 }
 
+/// The example `name` built next to this test binary (`target/<profile>/examples/<name>`; the
+/// test binary is `target/<profile>/deps/integration-…`).
+///
+/// # Panics
+/// If it is not built, saying how to build it.
+pub fn example_binary(name: &str) -> std::path::PathBuf {
+    let exe = std::env::current_exe().expect("the test binary's path");
+    let profile_dir = exe
+        .parent()
+        .and_then(std::path::Path::parent)
+        .expect("the test binary lives in target/<profile>/deps/");
+    let path = profile_dir
+        .join("examples")
+        .join(format!("{name}{}", std::env::consts::EXE_SUFFIX));
+    assert!(
+        path.exists(),
+        "the {name} example is not built: {} is missing. `cargo test` (the workspace, or -p \
+         vgpu-examples) builds it; with `cargo test -p vgpu-tests` alone, run `cargo build -p \
+         vgpu-examples --example {name}` (same profile) first",
+        path.display()
+    );
+    path
+}
+
+/// The `XDG_RUNTIME_DIR` a child process gets when this process's is `parent`: `None` (it
+/// inherits `parent`) when that is set and not empty; otherwise a private directory (mode 0700,
+/// one per test process, created on first use). Without one, Mesa's Vulkan loader prints
+/// `error: XDG_RUNTIME_DIR is invalid or not set` on every run.
+///
+/// # Panics
+/// If the directory cannot be created.
+pub fn runtime_dir_for_child(parent: Option<&std::ffi::OsStr>) -> Option<std::path::PathBuf> {
+    static DIR: std::sync::OnceLock<std::path::PathBuf> = std::sync::OnceLock::new();
+    if parent.is_some_and(|p| !p.is_empty()) {
+        return None;
+    }
+    let dir = DIR.get_or_init(|| {
+        let dir = temp_path("xdg-runtime");
+        std::fs::create_dir_all(&dir).expect("create the private XDG_RUNTIME_DIR");
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o700))
+                .expect("chmod 700 the private XDG_RUNTIME_DIR");
+        }
+        dir
+    });
+    Some(dir.clone())
+}
+
+/// A command for a child process (an example, a child test): this process's environment, plus
+/// a private `XDG_RUNTIME_DIR` when this process has none ([`runtime_dir_for_child`]).
+pub fn child_command(program: impl AsRef<std::ffi::OsStr>) -> std::process::Command {
+    let mut command = std::process::Command::new(program);
+    if let Some(dir) = runtime_dir_for_child(std::env::var_os("XDG_RUNTIME_DIR").as_deref()) {
+        command.env("XDG_RUNTIME_DIR", dir);
+    }
+    command
+}
+
 /// Set in the environment of a child test process started by [`run_child_test`] (its value is
 /// the name of the test the child runs).
 pub const CHILD_TEST_ENV: &str = "VGPU_TESTS_CHILD";
 
 /// Runs the `#[ignore]`d test `name` of the calling module alone, in a child process of the
 /// calling test binary, with `env` added to the child's environment; `module_path` is the
-/// caller's `module_path!()`.
+/// caller's `module_path!()`. The child gets a private `XDG_RUNTIME_DIR` when this process has
+/// none ([`child_command`]); `env` may still set one.
 ///
 /// For tests that depend on the process environment (`VGPU_BACKEND`, the Vulkan ICD and EGL
 /// vendor search paths): the child has an environment of its own, read before any instance
@@ -128,7 +189,7 @@ pub fn run_child_test(module_path: &str, name: &str, env: &[(&str, &str)]) {
         None => name.to_owned(),
     };
     let exe = std::env::current_exe().expect("the path of this test binary");
-    let output = std::process::Command::new(exe)
+    let output = child_command(exe)
         .args([test.as_str(), "--exact", "--ignored", "--nocapture"])
         .args(["--test-threads", "1"])
         .env(CHILD_TEST_ENV, &test)

@@ -668,10 +668,8 @@ impl WritePlan {
                                 "a value of type {}",
                                 self.nodes[m.node as usize].layout.name
                             ),
-                            actual:
-                                "nothing (missing field; use pack_partial to set only some fields)"
-                                    .to_owned(),
-                            hint: None,
+                            actual: "nothing (missing field)".to_owned(),
+                            hint: Some(missing_field_hint(&m.name)),
                         }
                         .boxed());
                     }
@@ -1296,6 +1294,19 @@ enum PathSeg {
 }
 
 /// An error on its way up: segments are pushed innermost first.
+/// How to set only some fields, in the user's API: the first value of a binding or block is
+/// whole; later ones may be partial, or a member set.
+#[cold]
+fn missing_field_hint(member: &str) -> Box<str> {
+    format!(
+        "the first value of a binding (or of a uniforms block) gives every field; once it holds \
+         one, a struct with only some fields changes just those (`draw.set(\"binding\", \
+         value! {{ {member}: … }})`, `block.set(…)`), and so does a member set \
+         (`draw.set(\"{member}\", …)`, for a member of one struct binding)"
+    )
+    .into()
+}
+
 struct Fail {
     path: Vec<PathSeg>,
     expected: String,

@@ -138,7 +138,10 @@ impl BindingKind {
         }
     }
 
-    /// A short description (`uniform buffer`, `texture_2d<f32>`-like wording) for messages.
+    /// A short description for messages: `uniform buffer`, `storage buffer (read)`, and for
+    /// textures and samplers the WGSL type (`texture_2d<f32>`, `texture_depth_2d`,
+    /// `texture_multisampled_2d<f32>`, `texture_storage_2d<rgba8unorm, write>`, `sampler`,
+    /// `sampler_comparison`). A float texture that needs a filterable format says so.
     pub fn describe(&self) -> String {
         match self {
             BindingKind::UniformBuffer => "uniform buffer".to_owned(),
@@ -150,17 +153,79 @@ impl BindingKind {
                 sample_type,
                 view_dimension,
                 multisampled,
-            } => format!(
-                "texture ({sample_type:?}, {view_dimension:?}{})",
-                if *multisampled { ", multisampled" } else { "" }
-            ),
+            } => {
+                let wgsl = wgsl_texture_type(*sample_type, *view_dimension, *multisampled);
+                match sample_type {
+                    wgpu::TextureSampleType::Float { filterable: true } => {
+                        format!("{wgsl} (a filterable float format)")
+                    }
+                    wgpu::TextureSampleType::Float { filterable: false } if !multisampled => {
+                        format!("{wgsl} (an unfilterable float format)")
+                    }
+                    _ => wgsl,
+                }
+            }
             BindingKind::StorageTexture {
                 format,
                 access,
                 view_dimension,
-            } => format!("storage texture ({format:?}, {access:?}, {view_dimension:?})"),
-            BindingKind::Sampler(t) => format!("sampler ({t:?})"),
+            } => format!(
+                "texture_storage_{}<{}, {}>",
+                wgsl_dimension(*view_dimension),
+                wgsl_texel_format(*format),
+                match access {
+                    wgpu::StorageTextureAccess::WriteOnly => "write",
+                    wgpu::StorageTextureAccess::ReadOnly => "read",
+                    wgpu::StorageTextureAccess::ReadWrite => "read_write",
+                    wgpu::StorageTextureAccess::Atomic => "atomic",
+                }
+            ),
+            BindingKind::Sampler(t) => wgsl_sampler_type(*t).to_owned(),
         }
+    }
+}
+
+/// The WGSL spelling of a view dimension in a texture type: `2d`, `2d_array`, `cube`, ….
+pub fn wgsl_dimension(d: wgpu::TextureViewDimension) -> &'static str {
+    match d {
+        wgpu::TextureViewDimension::D1 => "1d",
+        wgpu::TextureViewDimension::D2 => "2d",
+        wgpu::TextureViewDimension::D2Array => "2d_array",
+        wgpu::TextureViewDimension::Cube => "cube",
+        wgpu::TextureViewDimension::CubeArray => "cube_array",
+        wgpu::TextureViewDimension::D3 => "3d",
+    }
+}
+
+/// The WGSL texture type that binds a texture of `sample_type` with this dimension:
+/// `texture_2d<f32>`, `texture_2d<u32>`, `texture_depth_2d`, `texture_multisampled_2d<i32>`, ….
+pub fn wgsl_texture_type(
+    sample_type: wgpu::TextureSampleType,
+    view_dimension: wgpu::TextureViewDimension,
+    multisampled: bool,
+) -> String {
+    let dim = wgsl_dimension(view_dimension);
+    let multi = if multisampled { "multisampled_" } else { "" };
+    match sample_type {
+        wgpu::TextureSampleType::Depth => format!("texture_depth_{multi}{dim}"),
+        wgpu::TextureSampleType::Float { .. } => format!("texture_{multi}{dim}<f32>"),
+        wgpu::TextureSampleType::Sint => format!("texture_{multi}{dim}<i32>"),
+        wgpu::TextureSampleType::Uint => format!("texture_{multi}{dim}<u32>"),
+    }
+}
+
+/// The WGSL texel format of a storage texture (`rgba8unorm`, `r32float`, …).
+pub fn wgsl_texel_format(format: wgpu::TextureFormat) -> String {
+    // wgpu's storage formats are WGSL's texel formats in CamelCase.
+    format!("{format:?}").to_ascii_lowercase()
+}
+
+/// The WGSL sampler type of a sampler binding: `sampler` or `sampler_comparison`.
+pub fn wgsl_sampler_type(t: wgpu::SamplerBindingType) -> &'static str {
+    match t {
+        wgpu::SamplerBindingType::Filtering => "sampler",
+        wgpu::SamplerBindingType::NonFiltering => "sampler (non-filtering)",
+        wgpu::SamplerBindingType::Comparison => "sampler_comparison",
     }
 }
 

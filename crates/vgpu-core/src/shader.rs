@@ -258,12 +258,17 @@ impl Shader {
         }
     }
 
+    /// `VGPU-SET-BINDING-UNKNOWN` for `name`. The did-you-mean hint prefers a binding: a close
+    /// binding name (`modle` → `model`) wins over a closer struct member (`mode`); a member is
+    /// suggested only when no binding is close (members in name order, so ties are stable).
+    #[cold]
     fn unknown_name(&self, name: &str, label: &str) -> SetError {
-        let candidates = self
-            .bindings
-            .iter()
-            .map(|b| b.name.as_str())
-            .chain(self.members.keys().map(|k| &**k));
+        let hint =
+            did_you_mean(name, self.bindings.iter().map(|b| b.name.as_str())).or_else(|| {
+                let mut members: Vec<&str> = self.members.keys().map(|k| &**k).collect();
+                members.sort_unstable();
+                did_you_mean(name, members)
+            });
         SetError::BindingUnknown {
             label: label.into(),
             name: name.into(),
@@ -272,7 +277,7 @@ impl Shader {
                 .iter()
                 .map(|b| format!("{} ({})", b.name, b.kind.describe()).into())
                 .collect(),
-            hint: did_you_mean(name, candidates),
+            hint,
         }
     }
 

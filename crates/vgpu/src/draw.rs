@@ -41,8 +41,9 @@ pub struct IndexBuffer {
     pub count: u32,
 }
 
-/// Describes a [`Draw`]. `Default`: 3 vertices, 1 instance, triangle list, no culling, no blend,
-/// `vs_main`/`fs_main` (or the only entry point of each stage).
+/// Describes a [`Draw`]. `Default`: the vertex buffers' vertex count (3 without vertex buffers),
+/// 1 instance, triangle list, no culling, no blend, `vs_main`/`fs_main` (or the only entry
+/// point of each stage).
 #[derive(Clone, Debug)]
 pub struct DrawDesc {
     /// Label used in errors.
@@ -51,8 +52,11 @@ pub struct DrawDesc {
     pub vertex_entry: Option<String>,
     /// Fragment entry point; `None` = `fs_main` or the only fragment entry point.
     pub fragment_entry: Option<String>,
-    /// Vertices drawn (ignored with an index buffer).
-    pub vertex_count: u32,
+    /// Vertices drawn (ignored with an index buffer, which gives its own count). `None` (the
+    /// default): as many as the per-vertex buffers hold, the smallest `(size - offset) / stride`
+    /// of the buffers with `step_mode: Vertex` and a non-zero stride; 3 (a fullscreen or single
+    /// triangle) when there is no such buffer.
+    pub vertex_count: Option<u32>,
     /// Instances drawn.
     pub instance_count: u32,
     /// Vertex buffers, slot = index.
@@ -81,7 +85,7 @@ impl Default for DrawDesc {
             label: "draw".to_owned(),
             vertex_entry: None,
             fragment_entry: None,
-            vertex_count: 3,
+            vertex_count: None,
             instance_count: 1,
             vertex_buffers: Vec::new(),
             index_buffer: None,
@@ -288,7 +292,9 @@ impl Gpu {
         let state_key = self.with_state(|st| st.intern_render_state(state_key));
         let render = RenderInfo {
             state_key,
-            vertex_count: desc.vertex_count,
+            vertex_count: desc
+                .vertex_count
+                .unwrap_or_else(|| buffers_vertex_count(&desc.vertex_buffers)),
             instance_count: desc.instance_count,
             vertex_buffers: desc
                 .vertex_buffers
@@ -313,6 +319,20 @@ impl Gpu {
             inner: Arc::new(handle),
         })
     }
+}
+
+/// The vertex count of a draw that gives none: the smallest count of whole vertices held by a
+/// per-vertex buffer past its offset (buffers of stride 0 hold any number), or 3 without one.
+fn buffers_vertex_count(buffers: &[VertexBuffer]) -> u32 {
+    buffers
+        .iter()
+        .filter(|v| v.step_mode == wgpu::VertexStepMode::Vertex && v.stride > 0)
+        .map(|v| {
+            let whole = v.buffer.size().saturating_sub(v.offset) / v.stride;
+            u32::try_from(whole).unwrap_or(u32::MAX)
+        })
+        .min()
+        .unwrap_or(3)
 }
 
 /// `VGPU-DRAW-VERTEX-LAYOUT` unless the vertex and index buffers of `desc` are usable and
@@ -475,6 +495,14 @@ impl Draw {
     /// Sets several bindings at once, atomically: if any is rejected, none changes.
     pub fn set_all<'a>(&self, values: impl IntoIterator<Item = (&'a str, Bind<'a>)>) -> Result<()> {
         self.inner.set_all(values)
+    }
+
+    /// The vertex count (for an indexed draw: the index count) and the instance count that
+    /// recording this draw draws: [`DrawDesc`]'s (the vertex buffers' count when it gave none),
+    /// or the last [`set_counts`](Self::set_counts).
+    pub fn counts(&self) -> (u32, u32) {
+        let key = self.key;
+        self.inner.gpu.with_state(|st| st.counts(key))
     }
 
     /// Changes the vertex and instance counts.

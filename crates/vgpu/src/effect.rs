@@ -72,7 +72,7 @@ impl Gpu {
             DrawDesc {
                 label: label.to_owned(),
                 vertex_entry,
-                vertex_count: 3,
+                vertex_count: Some(3),
                 ..Default::default()
             },
         )?;

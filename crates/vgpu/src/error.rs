@@ -134,7 +134,10 @@ pub(crate) fn foreign_gpu(kind: &'static str, label: &str, used_by: impl Into<St
 ///
 /// Each area's error is boxed so `Result<T, Error>` stays two words wide on hot paths:
 /// `match &err { Error::Set(e) => match &**e { SetError::ValueInvalid { .. } => … } }`.
-#[derive(Debug, thiserror::Error)]
+///
+/// `Debug` shows the code and the full message (what `fn main() -> vgpu::Result<()>` prints):
+/// `Error(VGPU-SET-BINDING-UNKNOWN: draw "x": …)`; `{:#?}` adds the area's structured fields.
+#[derive(thiserror::Error)]
 #[non_exhaustive]
 pub enum Error {
     /// Device selection, creation, or wgpu validation.
@@ -224,6 +227,39 @@ impl ErrorCode for Error {
             Error::Frame(e) => e.code(),
             Error::ForeignGpu(e) => e.code(),
         }
+    }
+}
+
+impl std::fmt::Debug for Error {
+    /// `Error(CODE: message)`; with `{:#?}`, `Error { message: …, detail: <the area's fields> }`.
+    /// The code is written in front of the message only if the message does not start with it.
+    #[cold]
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let message = self.to_string();
+        let code = self.code();
+        let message = if message.starts_with(code) {
+            message
+        } else {
+            format!("{code}: {message}")
+        };
+        let message = format_args!("{message}");
+        if !f.alternate() {
+            return f.debug_tuple("Error").field(&message).finish();
+        }
+        let detail: &dyn std::fmt::Debug = match self {
+            Error::Device(e) => e,
+            Error::Target(e) => e,
+            Error::Buffer(e) => e,
+            Error::Shader(e) => e,
+            Error::Set(e) => e,
+            Error::Binding(e) => e,
+            Error::Frame(e) => e,
+            Error::ForeignGpu(e) => e,
+        };
+        f.debug_struct("Error")
+            .field("message", &message)
+            .field("detail", detail)
+            .finish()
     }
 }
 

@@ -9,6 +9,7 @@
 mod alloc_count;
 mod backend_unavailable;
 mod backend_unknown;
+mod child_runtime_dir;
 mod regression;
 mod tier1_advisor;
 mod tier1_capture_model;

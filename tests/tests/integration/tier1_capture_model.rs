@@ -524,7 +524,7 @@ impl World {
             &self.shader,
             DrawDesc {
                 label: format!("d{id}"),
-                vertex_count: 3,
+                vertex_count: Some(3),
                 ..Default::default()
             },
         )?;

@@ -167,6 +167,107 @@ fn unknown_binding_lists_the_shaders_bindings_and_changes_nothing() {
     });
 }
 
+/// What `fn main() -> vgpu::Result<()>` prints is `Debug`: it shows the code and the whole
+/// message, and `{:#?}` the structured fields as well.
+#[test]
+fn debug_of_an_error_shows_its_code_and_message() {
+    on_each_gpu(|gpu| {
+        let draw = probe(gpu);
+        let e = assert_code(
+            draw.set("objetc", value! { color: [0.0; 4], gain: 0.0 }),
+            "VGPU-SET-BINDING-UNKNOWN",
+        );
+        let message = e.to_string();
+        assert!(
+            message.starts_with("VGPU-SET-BINDING-UNKNOWN: "),
+            "{message}"
+        );
+        let debug = format!("{e:?}");
+        assert_eq!(debug, format!("Error({message})"));
+        let pretty = format!("{e:#?}");
+        assert!(pretty.contains(&message), "{pretty}");
+        assert!(
+            pretty.contains("BindingUnknown") && pretty.contains("available"),
+            "the area's fields: {pretty}"
+        );
+    });
+}
+
+/// A misspelled name is first compared with the shader's bindings, then with struct members:
+/// `modle` is one edit from member `mode` and two from binding `model`, and suggests `model`.
+#[test]
+fn did_you_mean_prefers_a_binding_over_a_closer_struct_member() {
+    on_each_gpu(|gpu| {
+        let draw = fullscreen(
+            gpu,
+            "hinted",
+            "
+struct Model { world: vec4f }
+struct Params { mode: u32, gain: f32 }
+@group(0) @binding(0) var<uniform> model: Model;
+@group(0) @binding(1) var<uniform> params: Params;
+@fragment fn fs_main() -> @location(0) vec4f {
+    return model.world * params.gain + vec4f(f32(params.mode));
+}
+",
+        );
+        let e = assert_code(
+            draw.set("modle", value! { world: [0.0; 4] }),
+            "VGPU-SET-BINDING-UNKNOWN",
+        );
+        let Some(vgpu::SetError::BindingUnknown { hint, .. }) = e.as_set() else {
+            panic!("{e:?}")
+        };
+        assert_eq!(hint.as_deref(), Some("did you mean `model`?"), "{e}");
+        assert!(e.to_string().ends_with("did you mean `model`?"), "{e}");
+        // With no binding close, a member is still suggested.
+        let e = assert_code(
+            draw.set("mdoe", Value::from(1u32)),
+            "VGPU-SET-BINDING-UNKNOWN",
+        );
+        let Some(vgpu::SetError::BindingUnknown { hint, .. }) = e.as_set() else {
+            panic!("{e:?}")
+        };
+        assert_eq!(hint.as_deref(), Some("did you mean `mode`?"), "{e}");
+    });
+}
+
+/// A first value missing a field is refused with a hint naming the ways the API offers to set
+/// only some fields, and each of those ways works once the binding holds a whole value.
+#[test]
+fn a_missing_field_names_the_ways_to_set_some_fields() {
+    on_each_gpu(|gpu| {
+        let draw = probe(gpu);
+        let e = assert_code(
+            draw.set("object", value! { color: [1.0, 2.0, 3.0, 4.0] }),
+            "VGPU-SET-VALUE-INVALID",
+        );
+        let message = e.to_string();
+        assert!(
+            message.contains("binding `object` at $.gain: expected a value of type f32, got nothing (missing field)"),
+            "{message}"
+        );
+        assert!(message.contains(r#"draw.set("gain", …)"#), "{message}");
+        assert!(message.contains("value! { gain: … }"), "{message}");
+        assert!(!message.contains("pack_partial"), "{message}");
+
+        // What the hint says: a whole value first, then partial structs and member sets.
+        draw.set(
+            "object",
+            value! { color: [10.0, 20.0, 30.0, 40.0], gain: 1.0 },
+        )
+        .unwrap();
+        draw.set("tint", value! { value: [0.0; 4] }).unwrap();
+        let target = small_target(gpu);
+        render(gpu, &draw, &target, [10, 20, 30, 40], "whole value");
+        draw.set("object", value! { gain: 2.0 }).unwrap();
+        render(gpu, &draw, &target, [20, 40, 60, 80], "partial struct");
+        draw.set("gain", Value::from(3.0)).unwrap();
+        let stats = render(gpu, &draw, &target, [30, 60, 90, 120], "member set");
+        assert!(stats.bytes_uploaded > 0, "the member set uploads");
+    });
+}
+
 #[test]
 fn wrong_shapes_name_path_expected_and_actual_and_write_nothing() {
     on_each_gpu(|gpu| {
@@ -552,6 +653,7 @@ fn wrong_texture_and_sampler_kinds_are_rejected_at_set() {
             .unwrap();
         let e = kind(Bind::Texture(&uint), "tex", "uint texture");
         assert!(e.to_string().contains("Rgba32Uint"), "{e}");
+        assert!(e.to_string().contains("binds as texture_2d<u32>"), "{e}");
         let depth = gpu
             .target_with(&TargetDesc::depth_only(
                 2,
@@ -559,10 +661,15 @@ fn wrong_texture_and_sampler_kinds_are_rejected_at_set() {
                 wgpu::TextureFormat::Depth32Float,
             ))
             .unwrap();
-        kind(
+        let e = kind(
             Bind::TargetDepth(&depth),
             "tex",
             "depth to a filterable float",
+        );
+        assert!(
+            e.to_string()
+                .contains("a Depth32Float texture, which binds as texture_depth_2d"),
+            "{e}"
         );
         kind(
             Bind::TargetColor(&depth),
@@ -581,12 +688,17 @@ fn wrong_texture_and_sampler_kinds_are_rejected_at_set() {
                     ..Default::default()
                 })
                 .unwrap();
-            kind(Bind::Texture(&float), "tex", "unfilterable float");
+            let e = kind(Bind::Texture(&float), "tex", "unfilterable float");
+            let message = e.to_string();
+            assert!(message.contains("Rgba32Float"), "{message}");
+            assert!(message.contains("not filterable"), "{message}");
+            assert!(message.contains("FLOAT32_FILTERABLE"), "{message}");
         }
         kind(Bind::Sampler(&nearest), "tex", "a sampler for a texture");
         kind(Bind::Texture(&good), "samp", "a texture for a sampler");
         let shadow = gpu.sampler(&SamplerDesc::shadow()).unwrap();
-        kind(Bind::Sampler(&shadow), "samp", "a comparison sampler");
+        let e = kind(Bind::Sampler(&shadow), "samp", "a comparison sampler");
+        assert!(e.to_string().contains("binds as sampler_comparison"), "{e}");
         kind(
             Bind::from(value! { x: 1.0 }),
             "tex",
@@ -612,7 +724,8 @@ fn wrong_texture_and_sampler_kinds_are_rejected_at_set() {
         );
         let e = assert_code(depth_draw.set("shadow_map", &good), "VGPU-SET-KIND");
         assert!(e.to_string().contains("Rgba8Unorm"), "{e}");
-        assert_code(depth_draw.set("cmp", &nearest), "VGPU-SET-KIND");
+        let e = assert_code(depth_draw.set("cmp", &nearest), "VGPU-SET-KIND");
+        assert!(e.to_string().contains("expects sampler_comparison"), "{e}");
         // Multisampled depth is not a texture_depth_2d.
         let msaa = gpu
             .target_with(
@@ -657,6 +770,128 @@ fn wrong_texture_and_sampler_kinds_are_rejected_at_set() {
 
         // The draw still samples the texture set before the rejections.
         assert_unchanged(gpu, &draw, &target, [10, 20, 30, 40], "after rejections");
+    });
+}
+
+/// Kind errors name textures and samplers by their WGSL types, not by wgpu's binding types
+/// (`Float { filterable: true }`, `Comparison`), and say how to fix an unfilterable float
+/// texture.
+#[test]
+fn texture_and_sampler_kind_errors_speak_wgsl() {
+    on_each_gpu(|gpu| {
+        let message = |e: vgpu::Error| {
+            let m = e.to_string();
+            assert!(m.starts_with("VGPU-SET-KIND: "), "{m}");
+            for wgpu_words in ["Float {", "filterable:", "Comparison", "D2", "WriteOnly"] {
+                assert!(!m.contains(wgpu_words), "{wgpu_words}: {m}");
+            }
+            m
+        };
+        let draw = fullscreen(gpu, "sampled", SAMPLED_FS);
+        let uint = gpu
+            .texture(&TextureDesc {
+                format: wgpu::TextureFormat::Rgba32Uint,
+                ..Default::default()
+            })
+            .unwrap();
+        let m = message(draw.set("tex", &uint).unwrap_err());
+        assert!(
+            m.contains(
+                "binding `tex` expects texture_2d<f32> (a filterable float format), \
+                 got a Rgba32Uint texture, which binds as texture_2d<u32>"
+            ),
+            "{m}"
+        );
+        let shadow = gpu.sampler(&SamplerDesc::shadow()).unwrap();
+        let m = message(draw.set("samp", &shadow).unwrap_err());
+        assert!(
+            m.contains("binding `samp` expects sampler, got a comparison sampler (compare LessEqual), which binds as sampler_comparison"),
+            "{m}"
+        );
+        let m = message(draw.set("samp", &uint).unwrap_err());
+        assert!(m.contains("binding `samp` expects sampler, got"), "{m}");
+
+        let unfilterable = [
+            wgpu::TextureFormat::R32Float,
+            wgpu::TextureFormat::Rgba32Float,
+        ];
+        if !gpu
+            .context()
+            .features()
+            .contains(wgpu::Features::FLOAT32_FILTERABLE)
+        {
+            for format in unfilterable {
+                let float = gpu
+                    .texture(&TextureDesc {
+                        format,
+                        ..Default::default()
+                    })
+                    .unwrap();
+                let m = message(draw.set("tex", &float).unwrap_err());
+                assert!(
+                    m.contains(&format!("got a {format:?} texture, whose float texels are not filterable on this device")),
+                    "{m}"
+                );
+                assert!(m.contains("Rgba16Float"), "names a filterable format: {m}");
+                assert!(
+                    m.contains(
+                        "wgpu::Features::FLOAT32_FILTERABLE in GpuOptions::required_features"
+                    ),
+                    "{m}"
+                );
+            }
+        }
+
+        let depth = fullscreen(
+            gpu,
+            "depth",
+            "
+            @group(0) @binding(0) var shadow_map: texture_depth_2d;
+            @group(0) @binding(1) var cmp: sampler_comparison;
+            @fragment fn fs_main() -> @location(0) vec4f {
+                let lit = textureSampleCompare(shadow_map, cmp, vec2f(0.5, 0.5), 0.5);
+                return vec4f(lit, lit, lit, 1.0);
+            }",
+        );
+        let color = gpu.texture(&TextureDesc::default()).unwrap();
+        let m = message(depth.set("shadow_map", &color).unwrap_err());
+        assert!(
+            m.contains(
+                "expects texture_depth_2d, got a Rgba8Unorm texture, which binds as texture_2d<f32>"
+            ),
+            "{m}"
+        );
+        let nearest = gpu.sampler(&SamplerDesc::nearest()).unwrap();
+        let m = message(depth.set("cmp", &nearest).unwrap_err());
+        assert!(
+            m.contains("expects sampler_comparison, got a sampler without compare"),
+            "{m}"
+        );
+        assert!(m.contains("SamplerDesc::shadow()"), "{m}");
+
+        let cs = gpu
+            .shader(
+                "storage texture",
+                "
+                @group(0) @binding(0) var img: texture_storage_2d<rgba8unorm, write>;
+                @compute @workgroup_size(1) fn cs_main() {
+                    textureStore(img, vec2u(0u, 0u), vec4f(1.0));
+                }",
+            )
+            .unwrap();
+        let k = gpu.compute(&cs, ComputeDesc::default()).unwrap();
+        let r32 = gpu
+            .texture(&TextureDesc {
+                format: wgpu::TextureFormat::R32Float,
+                usage: wgpu::TextureUsages::STORAGE_BINDING,
+                ..Default::default()
+            })
+            .unwrap();
+        let m = message(k.set("img", &r32).unwrap_err());
+        assert!(
+            m.contains("expects texture_storage_2d<rgba8unorm, write>, got a R32Float texture (texel format r32float)"),
+            "{m}"
+        );
     });
 }
 

@@ -348,3 +348,49 @@ fn example_counters_hold_on_the_noop_device() {
     let out = bundle::render(&gpu, BUNDLE_FRAMES).expect("bundle");
     check_bundle_counters(&out);
 }
+
+// The `scene` binary: its command line and what it says on the noop device.
+
+/// Runs the built `scene` example with `args` and `VGPU_BACKEND=noop`: (exit code, stdout,
+/// stderr).
+fn run_scene(args: &[&str]) -> (Option<i32>, String, String) {
+    let output = vgpu_tests::child_command(vgpu_tests::example_binary("scene"))
+        .args(args)
+        .env("VGPU_BACKEND", "noop")
+        .output()
+        .expect("start the scene example");
+    (
+        output.status.code(),
+        String::from_utf8_lossy(&output.stdout).into_owned(),
+        String::from_utf8_lossy(&output.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn scene_help_exits_zero_and_a_bad_argument_does_not() {
+    let (code, stdout, stderr) = run_scene(&["--help"]);
+    assert_eq!(code, Some(0), "--help: {stdout}\n{stderr}");
+    assert!(stdout.starts_with("usage: scene"), "{stdout}");
+    assert!(stdout.contains("--frames N"), "{stdout}");
+    let (code, _, stderr) = run_scene(&["--frams", "3"]);
+    assert_eq!(code, Some(1), "{stderr}");
+    assert!(stderr.contains("unknown argument \"--frams\""), "{stderr}");
+}
+
+#[test]
+fn scene_on_the_noop_device_says_nothing_was_rendered_and_writes_no_png() {
+    let out = vgpu_tests::temp_path("scene-noop.png");
+    let _ = std::fs::remove_file(&out);
+    let out_arg = out.to_str().expect("a UTF-8 temp path");
+    let (code, stdout, stderr) = run_scene(&["--small", "--frames", "3", "--out", out_arg]);
+    assert_eq!(code, Some(0), "{stdout}\n{stderr}");
+    assert!(stdout.contains("nothing was rendered"), "{stdout}");
+    assert!(
+        stdout.contains(&format!("{out_arg} was not written")),
+        "{stdout}"
+    );
+    assert!(!stdout.contains("wrote "), "{stdout}");
+    assert!(!out.exists(), "no blank PNG at {}", out.display());
+    // The counters are still printed.
+    assert!(stdout.contains("bind groups"), "{stdout}");
+}

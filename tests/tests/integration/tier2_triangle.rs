@@ -140,3 +140,115 @@ fn target_formats_read_back_as_rgba8_and_floats() {
         );
     }
 }
+
+/// A vertex buffer of `vertices` (x, y) pairs, `Float32x2` at `@location(0)`.
+fn positions(
+    gpu: &vgpu::Gpu,
+    vertices: &[f32],
+    step_mode: wgpu::VertexStepMode,
+) -> vgpu::VertexBuffer {
+    vgpu::VertexBuffer {
+        buffer: gpu
+            .buffer_init(
+                "positions",
+                &vgpu_tests::f32_bytes(vertices),
+                wgpu::BufferUsages::VERTEX,
+            )
+            .unwrap(),
+        offset: 0,
+        stride: 8,
+        step_mode,
+        attributes: vec![wgpu::VertexAttribute {
+            format: wgpu::VertexFormat::Float32x2,
+            offset: 0,
+            shader_location: 0,
+        }],
+    }
+}
+
+/// A draw given vertex buffers and no `vertex_count` draws every vertex they hold (the fewest
+/// of its per-vertex buffers), not three: two triangles covering the left and the right half
+/// of a target both reach it.
+#[test]
+fn a_draw_without_a_count_draws_every_vertex_of_its_buffers() {
+    vgpu_tests::each_gpu(|gpu| {
+        let shader = gpu
+            .shader(
+                "halves",
+                "@vertex fn vs_main(@location(0) p: vec2f) -> @builtin(position) vec4f {
+                     return vec4f(p, 0.0, 1.0);
+                 }
+                 @fragment fn fs_main() -> @location(0) vec4f { return vec4f(1.0); }",
+            )
+            .unwrap();
+        // Left half: x in [-1, 0]; right half: x in [0, 1]; each a triangle over its half's
+        // diagonal plus the corner, so together they cover the pixel centers tested below.
+        let left_and_right = [
+            -1.0, -1.0, 0.0, -1.0, -1.0, 1.0, // left
+            0.0, -1.0, 1.0, -1.0, 0.0, 1.0, // right
+        ];
+        let desc = |vertex_buffers, vertex_count| vgpu::DrawDesc {
+            label: "halves".into(),
+            vertex_buffers,
+            vertex_count,
+            ..Default::default()
+        };
+        let vertex = wgpu::VertexStepMode::Vertex;
+        let draw = gpu
+            .draw(
+                &shader,
+                desc(vec![positions(gpu, &left_and_right, vertex)], None),
+            )
+            .unwrap();
+        assert_eq!(draw.counts(), (6, 1), "six vertices in the buffer");
+        let given = gpu
+            .draw(
+                &shader,
+                desc(vec![positions(gpu, &left_and_right, vertex)], Some(3)),
+            )
+            .unwrap();
+        assert_eq!(given.counts(), (3, 1), "a count given is kept");
+        // The fewest of the per-vertex buffers (4 whole vertices past a 4-byte offset of a
+        // 36-byte buffer); a per-instance buffer does not count.
+        let mut short = positions(gpu, &[0.0; 9], vertex);
+        short.offset = 4;
+        short.attributes[0].shader_location = 1;
+        let mut per_instance = positions(gpu, &[0.0; 2], wgpu::VertexStepMode::Instance);
+        per_instance.attributes[0].shader_location = 2;
+        let mixed = gpu
+            .draw(
+                &shader,
+                desc(
+                    vec![positions(gpu, &left_and_right, vertex), short, per_instance],
+                    None,
+                ),
+            )
+            .unwrap();
+        assert_eq!(mixed.counts(), (4, 1));
+        let bare = gpu.draw(&shader, desc(Vec::new(), None));
+        // No vertex buffer for `@location(0)`: refused; a shader without inputs draws 3.
+        assert!(bare.is_err());
+        let fullscreen = vgpu_tests::fullscreen(
+            gpu,
+            "fullscreen",
+            "@fragment fn fs_main() -> @location(0) vec4f { return vec4f(1.0); }",
+        );
+        assert_eq!(fullscreen.counts(), (3, 1));
+
+        let target = gpu.target(4, 2).unwrap();
+        gpu.frame(|f| {
+            f.pass(
+                vgpu::PassDesc::new(&target).clear([0.0, 0.0, 0.0, 1.0]),
+                |p| p.draw(&draw),
+            )
+        })
+        .unwrap();
+        if gpu.is_noop() {
+            return;
+        }
+        let image = target.read_rgba8().unwrap();
+        // Pixel centers (0.5, 1.5) and (2.5, 1.5): bottom row, inside each half's triangle.
+        assert_eq!(image.pixel(0, 1), Some([255; 4]), "left half drawn");
+        assert_eq!(image.pixel(2, 1), Some([255; 4]), "right half drawn");
+    });
+}

@@ -24,25 +24,9 @@ use vgpu_tests::{load_png, temp_path};
 const FRAMES: u32 = 60;
 const RESIZE_AT: u32 = 30;
 
-/// The `window` example built next to this test binary (`target/<profile>/examples/window`; the
-/// test binary is `target/<profile>/deps/integration-…`).
+/// The `window` example built next to this test binary.
 fn example_binary() -> PathBuf {
-    let exe = std::env::current_exe().expect("the test binary's path");
-    let profile_dir = exe
-        .parent()
-        .and_then(Path::parent)
-        .expect("the test binary lives in target/<profile>/deps/");
-    let path = profile_dir
-        .join("examples")
-        .join(format!("window{}", std::env::consts::EXE_SUFFIX));
-    assert!(
-        path.exists(),
-        "the window example is not built: {} is missing. `cargo test` (the workspace, or -p \
-         vgpu-examples) builds it; with `cargo test -p vgpu-tests` alone, run `cargo build -p \
-         vgpu-examples --example window` (same profile) first",
-        path.display()
-    );
-    path
+    vgpu_tests::example_binary("window")
 }
 
 /// An X server this test started; killed when dropped, and once it serves display `:n`

@@ -340,6 +340,18 @@ impl State {
         }
     }
 
+    /// A draw's vertex (or index) and instance counts, as recording uses them; `(0, 0)` for a
+    /// removed operation or a compute.
+    pub(crate) fn counts(&self, key: OpKey) -> (u32, u32) {
+        self.ops
+            .get(key)
+            .and_then(|op| op.render.as_ref())
+            .map_or((0, 0), |r| match &r.index {
+                Some(i) => (i.count, r.instance_count),
+                None => (r.vertex_count, r.instance_count),
+            })
+    }
+
     /// The operation's binding revision (0 once removed).
     pub(crate) fn bindings_rev(&self, key: OpKey) -> u64 {
         self.ops.get(key).map_or(0, |o| o.bindings_rev)

@@ -92,7 +92,7 @@ fn quads(gpu: &Gpu) -> Quads {
                     &shader,
                     DrawDesc {
                         label: format!("quad {i}"),
-                        vertex_count: 6,
+                        vertex_count: Some(6),
                         ..Default::default()
                     },
                 )

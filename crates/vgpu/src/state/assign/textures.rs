@@ -57,10 +57,7 @@ impl State {
                 wgpu::SamplerBindingType::NonFiltering => !comparison && !filtering,
             };
             if !ok {
-                return Err(t.kind_error(&format!(
-                    "a sampler with compare {:?} and filters {:?}/{:?}",
-                    d.compare, d.mag_filter, d.min_filter
-                )));
+                return Err(t.kind_error(&sampler_mismatch(ty, &d)));
             }
         }
         let res = self.bind.register_sampler(input.raw, "sampler");
@@ -108,7 +105,7 @@ impl State {
                 let Some(actual) = format.sample_type(aspect, Some(self.ctx.features())) else {
                     return Err(err(
                         kind.describe(),
-                        format!("{format:?}, which cannot be sampled"),
+                        format!("a {format:?} texture, which cannot be sampled"),
                     ));
                 };
                 let ok = match (sample_type, actual) {
@@ -128,19 +125,83 @@ impl State {
                     (a, b) => a == b,
                 };
                 if !ok {
-                    return Err(err(
-                        kind.describe(),
-                        format!("a {format:?} texture (sample type {actual:?})"),
-                    ));
+                    return Err(err(kind.describe(), texture_mismatch(format, actual, kind)));
                 }
             }
             BindingKind::StorageTexture { format: want, .. } => {
                 if want != format {
-                    return Err(err(kind.describe(), format!("a {format:?} texture")));
+                    return Err(err(
+                        kind.describe(),
+                        format!(
+                            "a {format:?} texture (texel format {}); declare the binding with that format or give a {want:?} texture",
+                            vgpu_core::reflect::wgsl_texel_format(format)
+                        ),
+                    ));
                 }
             }
             _ => return Err(err(kind.describe(), "a texture".to_owned())),
         }
         Ok(())
+    }
+}
+
+/// What a texture of `format` (whose texels sample as `actual`) is in WGSL, and how to fix its
+/// binding to `kind`: an unfilterable float format on a filterable `texture_*<f32>` binding
+/// says which formats and feature filter.
+#[cold]
+fn texture_mismatch(
+    format: wgpu::TextureFormat,
+    actual: wgpu::TextureSampleType,
+    kind: BindingKind,
+) -> String {
+    let BindingKind::Texture {
+        sample_type,
+        view_dimension,
+        multisampled,
+    } = kind
+    else {
+        return format!("a {format:?} texture");
+    };
+    let binds_as = vgpu_core::reflect::wgsl_texture_type(actual, view_dimension, multisampled);
+    match (sample_type, actual) {
+        (
+            wgpu::TextureSampleType::Float { filterable: true },
+            wgpu::TextureSampleType::Float { filterable: false },
+        ) => format!(
+            "a {format:?} texture, whose float texels are not filterable on this device; \
+             vgpu binds every {binds_as} for filtering samplers (textureSample), so use a \
+             filterable format (R16Float, Rg16Float, Rgba16Float, Rgba8Unorm, …) or request \
+             wgpu::Features::FLOAT32_FILTERABLE in GpuOptions::required_features (where the \
+             adapter has it)"
+        ),
+        (wgpu::TextureSampleType::Float { .. }, wgpu::TextureSampleType::Depth) => format!(
+            "a {format:?} texture, which binds as {binds_as}; declare the binding {binds_as} \
+             (and sample it with a sampler_comparison or textureLoad)"
+        ),
+        _ => format!(
+            "a {format:?} texture, which binds as {binds_as}; declare the binding {binds_as} or \
+             give a texture of a format that samples as {}",
+            kind.describe()
+        ),
+    }
+}
+
+/// What sampler `d` is in WGSL, and how to fix its binding to a sampler of type `ty`.
+#[cold]
+fn sampler_mismatch(ty: wgpu::SamplerBindingType, d: &crate::SamplerDesc) -> String {
+    let filters = format!("filters {:?}/{:?}", d.mag_filter, d.min_filter);
+    match (ty, d.compare) {
+        (wgpu::SamplerBindingType::Comparison, None) => format!(
+            "a sampler without compare ({filters}), which binds as sampler; create it with a \
+             compare function (SamplerDesc {{ compare: Some(…), .. }}, or SamplerDesc::shadow())"
+        ),
+        (_, Some(compare)) => format!(
+            "a comparison sampler (compare {compare:?}), which binds as sampler_comparison; \
+             declare the binding sampler_comparison or give a sampler with compare: None"
+        ),
+        (_, None) => format!(
+            "a filtering sampler ({filters}), which a non-filtering sampler binding refuses; \
+             use FilterMode::Nearest"
+        ),
     }
 }
