@@ -33,7 +33,7 @@ pub fn report(result: Result<(), Box<dyn std::error::Error>>) -> std::process::E
     }
 }
 
-/// Whether frames are CPU- or GPU-bound (seed 000): the CPU recording time of a frame against
+/// Whether frames are CPU- or GPU-bound: the CPU recording time of a frame against
 /// the GPU time of its passes. Used by the `scene` example's summary and the `window` example's
 /// title.
 #[derive(Clone, Copy, Debug, PartialEq)]

@@ -1,8 +1,9 @@
-//! The upstream report's scene (seed 003): ~1 500 objects, two shadow maps and a lit main pass,
-//! one shared camera block re-set before each pass, a per-object struct on every draw. Renders
-//! `--frames N` frames (default 120) headless, waiting for each, writes `scene.png`, prints
-//! per-frame figures with p50/p95 and says whether the frame is CPU- or GPU-bound (seed 000:
-//! compare the CPU recording time with the GPU pass time). Shows progress while it renders
+//! The upstream report's scene
+//! ([vercel-labs/vgpu#483](https://github.com/vercel-labs/vgpu/issues/483)): ~1 500 objects, two
+//! shadow maps and a lit main pass, one shared camera block re-set before each pass, a
+//! per-object struct on every draw. Renders `--frames N` frames (default 120) headless, waiting
+//! for each, writes `scene.png`, prints per-frame figures with p50/p95 and says whether the frame
+//! is CPU- or GPU-bound (the CPU recording time against the GPU pass time). Shows progress while it renders
 //! (`frame 30/120, 2.1 s, ETA 6.3 s`, once a second after the first second; in place on a
 //! terminal). On the noop device (`VGPU_BACKEND=noop`) nothing is rendered: it prints the
 //! counters and writes no PNG.

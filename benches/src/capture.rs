@@ -1,5 +1,5 @@
 //! The `uniform-capture` benchmark harness: command line, scenarios, measurement loop and the
-//! JSON report whose keys are a contract (`/work/shared/BENCHMARKS.md`).
+//! JSON report whose keys are a contract (`benches/README.md`).
 //!
 //! Every mode renders `draws` draws in `passes` passes per frame into an 8x8 `Rgba8Unorm` target,
 //! each draw binding a shared `Frame { view_projection }` at group 0 and its own
@@ -15,7 +15,8 @@ use vgpu_core::{BackendChoice, StatsSnapshot, UncapturedError};
 /// Error type of the benchmark runs (device creation, validation, ...): a message to print.
 pub type BenchError = Box<dyn Error + Send + Sync>;
 
-/// The seed's shader (`seeds/003`): one shared camera at group 0, one object at group 1.
+/// The upstream report's shader (vercel-labs/vgpu#483): one shared camera at group 0, one object
+/// at group 1.
 pub const SHADER_WGSL: &str = "struct Frame { view_projection: mat4x4f }
 struct Object { world: mat4x4f }
 @group(0) @binding(0) var<uniform> frame: Frame;

@@ -1,5 +1,5 @@
 //! Shared benchmark helpers: a counting global allocator, timing statistics, and the
-//! `uniform-capture` contract benchmark (`/work/shared/BENCHMARKS.md`).
+//! `uniform-capture` contract benchmark (`benches/README.md`).
 //!
 //! Linking this crate installs [`CountingAllocator`] as the process's global allocator, so a
 //! bench program that uses it must not declare its own `#[global_allocator]`.

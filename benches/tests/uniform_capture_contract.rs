@@ -1,4 +1,4 @@
-//! The `uniform-capture` binary is a contract (`../shared/BENCHMARKS.md`): outside scripts call
+//! The `uniform-capture` binary is a contract (`benches/README.md`): outside scripts call
 //! it. Runs the real binary on the noop device for every mode and scenario and checks the JSON
 //! line (keys, in order) and the counters each scenario promises (typed mode: exactly struct
 //! mode's); and the exit code of a bad flag. Timings are printed, never asserted.

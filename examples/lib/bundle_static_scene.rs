@@ -1,15 +1,12 @@
 //! The render-bundle example: a static scene of 1 024 draws (each with its own uniform value)
 //! recorded once into a bundle and replayed every frame while a shared camera block moves.
 //!
-//! This is the case where all three conditions of seed 001 hold: many draws, a command list that
-//! never changes, and the only per-frame change is the *contents* of a uniform buffer (the
+//! This is the case where all three conditions for render bundles hold
+//! ([WebGPU render bundle best practices](https://toji.dev/webgpu-best-practices/render-bundles)):
+//! many draws, a command list that never changes, and the only per-frame change is the *contents* of a uniform buffer (the
 //! camera), not the commands. Values bound by bundle draws are live (DESIGN §3.9): each replay
 //! sees the latest camera, and a steady frame uploads exactly the camera's 64 bytes, creates no
 //! bind group and issues no `set_bind_group` outside the bundle.
-
-// `vgpu::Error` is at least 128 bytes, so clippy flags every function and frame closure that
-// returns `vgpu::Result` (reported to the vgpu owner; boxing the error would fix it at the source).
-#![allow(clippy::result_large_err)]
 
 use vgpu::{FrameReport, Gpu, PassDesc, Result, RgbaImage, StatsSnapshot, Target, value};
 

@@ -8,10 +8,6 @@
 //! ([`Frame::record_in`](vgpu::Frame::record_in)). The program finishes and submits the encoder.
 //! Its error handler is still the one it installed.
 
-// `vgpu::Error` is at least 128 bytes, so clippy flags every function and frame closure that
-// returns `vgpu::Result` (reported to the vgpu owner; boxing the error would fix it at the source).
-#![allow(clippy::result_large_err)]
-
 use std::sync::{Arc, Mutex};
 
 use vgpu::{DrawDesc, FrameReport, Gpu, PassDesc, TargetSignature, value};

@@ -1,7 +1,7 @@
 //! The storage-buffer instancing example: 10 000 small squares, each placed and colored by its
 //! own record in a storage buffer read by `@builtin(instance_index)`, in ONE draw call.
 //!
-//! One binding, one bind group, one draw: the per-object CPU cost is gone (seed 002, strategy
+//! One binding, one bind group, one draw: the per-object CPU cost is gone (strategy
 //! three). The placement is a permutation of the grid (instance `i` goes to cell
 //! `i × 7919 mod 10 000`), so a correct image proves every instance read its own record.
 //!
@@ -10,10 +10,6 @@
 //! [`render`] falls back to the same records as a per-instance vertex buffer
 //! (`VertexStepMode::Instance`): still one draw call, same pixels. [`Output::path`] says which
 //! path ran.
-
-// `vgpu::Error` is at least 128 bytes, so clippy flags every function and frame closure that
-// returns `vgpu::Result` (reported to the vgpu owner; boxing the error would fix it at the source).
-#![allow(clippy::result_large_err)]
 
 use vgpu::{FrameReport, Gpu, PassDesc, Result, Target};
 

@@ -5,10 +5,6 @@
 //! DESIGN §3.2). From the second frame on, the three camera values are resident in retained
 //! slots: a steady frame creates no bind group and uploads no byte (§3.4, §3.7).
 
-// `vgpu::Error` is at least 128 bytes, so clippy flags every function and frame closure that
-// returns `vgpu::Result` (reported to the vgpu owner; boxing the error would fix it at the source).
-#![allow(clippy::result_large_err)]
-
 use vgpu::{FrameReport, Gpu, PassDesc, Result, Target, TargetDesc, value};
 
 /// Width and height of each target in pixels (one clip-space unit is `SIZE / 2` pixels).

@@ -1,5 +1,6 @@
-//! The upstream report's real scene (seed 003): about 1 500 objects, two shadow maps and a main
-//! pass with shadows, every draw binding one shared per-view camera block and its own
+//! The upstream report's real scene
+//! ([vercel-labs/vgpu#483](https://github.com/vercel-labs/vgpu/issues/483)): about 1 500 objects,
+//! two shadow maps and a main pass with shadows, every draw binding one shared per-view camera block and its own
 //! per-object struct.
 //!
 //! - Objects: a ground slab, a grid of pillars and a few cubes orbiting above them, all drawn as

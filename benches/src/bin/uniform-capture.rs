@@ -1,4 +1,4 @@
-//! `uniform-capture`: the contract benchmark of `/work/shared/BENCHMARKS.md`.
+//! `uniform-capture`: the contract benchmark of `benches/README.md`.
 //!
 //! ```text
 //! cargo run --release -p vgpu-benches --bin uniform-capture -- \

@@ -1,6 +1,7 @@
 //! Render bundles: draws recorded once against a target signature and replayed in passes.
 //!
-//! Bundles pay off when the same draws are replayed many times with few changes (seed 001):
+//! Bundles pay off when the same draws are replayed many times with few changes
+//! ([WebGPU render bundle best practices](https://toji.dev/webgpu-best-practices/render-bundles)):
 //! recording validates and encodes once, replay skips per-draw work. Values bound by the draws
 //! are *live* inside a bundle: recording pins each owner to its home slot (the recorded dynamic
 //! offsets cannot change), later `set()`s are written through at the next submit, and every

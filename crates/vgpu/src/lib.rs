@@ -96,34 +96,4 @@ pub use vgpu_core::{PackContext, SetError, ShaderError, TypeLayout, Value, value
 pub use vgpu_derive::Uniform;
 pub use wgpu;
 
-/// The guides in `docs/`, included here so `cargo test -p vgpu --doc` compiles and runs every
-/// code block in them (doc tests only; nothing here is compiled into the library).
-#[cfg(doctest)]
-#[doc = include_str!("../../../docs/getting-started.md")]
-pub struct GettingStartedGuide;
-
-/// The per-pass camera recipe (`docs/per-pass-camera.md`), run as doc tests.
-#[cfg(doctest)]
-#[doc = include_str!("../../../docs/per-pass-camera.md")]
-pub struct PerPassCameraGuide;
-
-/// The many-objects guide (`docs/many-objects.md`), run as doc tests.
-#[cfg(doctest)]
-#[doc = include_str!("../../../docs/many-objects.md")]
-pub struct ManyObjectsGuide;
-
-/// The render-bundles guide (`docs/render-bundles.md`), run as doc tests.
-#[cfg(doctest)]
-#[doc = include_str!("../../../docs/render-bundles.md")]
-pub struct RenderBundlesGuide;
-
-/// The windows and existing-apps guide (`docs/windows-and-existing-apps.md`), run as doc tests
-/// (its winit part is compiled, not run).
-#[cfg(doctest)]
-#[doc = include_str!("../../../docs/windows-and-existing-apps.md")]
-pub struct WindowsAndExistingAppsGuide;
-
-/// The measuring guide (`docs/measuring.md`), run as doc tests.
-#[cfg(doctest)]
-#[doc = include_str!("../../../docs/measuring.md")]
-pub struct MeasuringGuide;
+pub mod guides;

@@ -7,8 +7,6 @@
 //! and, on a real device, the draw still renders the previous value.
 
 #![allow(clippy::unwrap_used)]
-// `vgpu::Error` is over 128 bytes; every `gpu.frame(|f| …)` closure would trip this lint.
-#![allow(clippy::result_large_err)]
 
 use std::num::NonZeroU64;
 

@@ -9,8 +9,6 @@
 //! tests return early.
 
 #![allow(clippy::unwrap_used)]
-// `vgpu::Error` is over 128 bytes; every `gpu.frame(|f| …)` closure would trip this lint.
-#![allow(clippy::result_large_err)]
 
 use std::num::NonZeroU64;
 

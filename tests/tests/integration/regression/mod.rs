@@ -1,5 +1,6 @@
-//! The upstream bug report (`seeds/003`, vgpu#483 and its rc.1 follow-up) as regression tests,
-//! one file per regression; this module holds the seed's shaders and scene that several share.
+//! The upstream bug report
+//! ([vercel-labs/vgpu#483](https://github.com/vercel-labs/vgpu/issues/483) and its rc.1
+//! follow-up) as regression tests, one file per regression; this module holds the seed's shaders and scene that several share.
 //!
 //! Counters come from wgpu's noop device (tier 1: everything validates and counts, nothing
 //! executes); pixels come from a real device (tier 2: `VGPU_BACKEND=vulkan` or `=gl`; the tier-2
