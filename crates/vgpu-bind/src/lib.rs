@@ -1,6 +1,7 @@
 //! # vgpu-bind
 //!
-//! A resource registry and a bind-group cache keyed by generational slotmap keys (DESIGN §4).
+//! A resource registry and a bind-group cache keyed by generational slotmap keys (docs/design.md
+//! §4).
 //!
 //! - [`BindingStore::register_buffer`] (and `_range`, `_texture_view`, `_sampler`,
 //!   [`create_layout`](BindingStore::create_layout) / [`register_layout`](BindingStore::register_layout))

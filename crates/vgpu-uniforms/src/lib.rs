@@ -1,7 +1,7 @@
 //! # vgpu-uniforms
 //!
 //! Revision-tracked uniform owners, pooled capture pages and per-submission upload planning: the
-//! capture contract of DESIGN §3, on bytes only (no WGSL, no values).
+//! capture contract of docs/design.md §3, on bytes only (no WGSL, no values).
 //!
 //! An *owner* ([`OwnerKey`]) is a block of packed bytes (a shared uniforms block, or the struct a
 //! draw binds) with a *revision* that bumps exactly when a set changes the bytes bitwise (so

@@ -7,7 +7,7 @@
 //! the (page, offset) the draw was really bound with (logged by the binding inspector,
 //! `vgpu::inspect`: the bind group and dynamic offsets passed to wgpu) are read from the capture
 //! engine's CPU shadow and from the page's buffer on the device, and compared with the model.
-//! Also asserted, as DESIGN §3 and §5–7 promise:
+//! Also asserted, as docs/design.md §3 and §5–7 promise:
 //!
 //! - **home slot first** (§3.3): an owner's first value bound in a frame sits in one slot for the
 //!   owner's whole life (its home), unless its bytes changed after the frame's first pass began
@@ -602,7 +602,7 @@ impl World {
         self.blocks[block as usize].camera = new;
         let changed = camera_bytes(&new) != camera_bytes(&old);
         if bound {
-            // DESIGN §3.1: the revision moves exactly when the bytes change.
+            // docs/design.md §3.1: the revision moves exactly when the bytes change.
             let after = handle.revision();
             if (after != before) != changed {
                 return fail(format!(
@@ -772,7 +772,7 @@ impl World {
         let delta = gpu.stats() - before;
         if delta.write_calls != 0 || delta.bytes_uploaded != 0 {
             return fail(format!(
-                "cancelled frame uploaded: {} writes, {} bytes (DESIGN §5: nothing)",
+                "cancelled frame uploaded: {} writes, {} bytes (docs/design.md §5: nothing)",
                 delta.write_calls, delta.bytes_uploaded
             ));
         }
@@ -889,7 +889,8 @@ impl World {
                 first_slot.entry(*owner).or_insert((page, b.offset));
             }
         }
-        // DESIGN §3.3: the first value of an owner bound in a frame uses its persistent home.
+        // docs/design.md §3.3: the first value of an owner bound in a frame uses its persistent
+        // home.
         for (owner, slot) in &first_slot {
             if record.changed_in_passes.contains(owner) {
                 continue;
@@ -904,7 +905,7 @@ impl World {
         self.check_counters(record, stats)
     }
 
-    /// DESIGN §5 and §7, where the model predicts the counters exactly.
+    /// docs/design.md §5 and §7, where the model predicts the counters exactly.
     fn check_counters(&mut self, record: &FrameRecord, stats: &vgpu::StatsSnapshot) -> Check {
         let n = self.frames.len() + 1;
         let counters = format!(
@@ -938,7 +939,7 @@ impl World {
                 || stats.slots_captured != 0
             {
                 return fail(format!(
-                    "frame {n} repeats the frame before it: {counters} (DESIGN §7: all 0)"
+                    "frame {n} repeats the frame before it: {counters} (docs/design.md §7: all 0)"
                 ));
             }
         }

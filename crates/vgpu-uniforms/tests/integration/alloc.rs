@@ -1,4 +1,5 @@
-//! Heap allocations per steady frame do not grow with the number of owners bound (DESIGN §3.7),
+//! Heap allocations per steady frame do not grow with the number of owners bound (docs/design.md
+//! §3.7),
 //! measured with a counting global allocator (counts only on the test's own thread).
 #![allow(missing_docs, clippy::unwrap_used)]
 

@@ -321,7 +321,7 @@ fn f_stale_bundles_fail_instead_of_drawing_garbage() {
 fn f_block_pinned_by_a_bundle_keeps_per_pass_snapshots_for_other_draws() {
     // A camera block bound both by a bundle's draw (pinned, read live) and by an ordinary draw:
     // set to A, pass 1 draws the ordinary draw; set to B, pass 2 replays the bundle. The
-    // ordinary draw was recorded while the block held A and must show A (DESIGN §3.2); the
+    // ordinary draw was recorded while the block held A and must show A (docs/design.md §3.2); the
     // bundle shows the latest value, B. In steady state nothing is uploaded.
     let Some(gpu) = vgpu_tests::real_gpu() else {
         return;

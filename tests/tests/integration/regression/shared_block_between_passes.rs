@@ -71,7 +71,7 @@ fn c_shared_block_changed_between_passes_each_pass_sees_its_value() {
         assert_eq!(r.stats.bind_groups_created, 0);
     }
     check(LEFT, RIGHT, "steady frame");
-    // Swapped order: the first value bound in a frame takes the block's home slot (DESIGN
+    // Swapped order: the first value bound in a frame takes the block's home slot (docs/design.md
     // §3.3), so the swap costs at most one upload per value; each pass still sees its own value,
     // and the swapped order settles to no upload again.
     let r = render(&b, &a);
