@@ -3,8 +3,7 @@
 //! [`Stats`] is a set of relaxed atomic counters owned by one device context. Every buffer, bind
 //! group, pipeline, texture and sampler creation and every `write_buffer` of the framework goes
 //! through [`GpuContext`](crate::GpuContext), which bumps these counters, so no code path can
-//! bypass
-//! the counts. The caches and the capture engine add their own counters (hits, misses, slots).
+//! bypass the counts. The caches and the capture engine add their own counters (hits, misses, slots).
 //!
 //! Read them with [`Stats::snapshot`]; subtract two snapshots to get the work between them.
 
