@@ -2,10 +2,11 @@
 //! one shared camera block re-set before each pass, a per-object struct on every draw. Renders
 //! `--frames N` frames (default 120) headless, waiting for each, writes `scene.png`, prints
 //! per-frame figures with p50/p95 and says whether the frame is CPU- or GPU-bound (seed 000:
-//! compare the CPU recording time with the GPU pass time).
+//! compare the CPU recording time with the GPU pass time). `--plot frames.png` also draws the
+//! per-frame encode, submit and GPU times as a chart.
 //!
 //! ```text
-//! cargo run --release --example scene -- [--frames N] [--out scene.png] [--small]
+//! cargo run --release --example scene -- [--frames N] [--out scene.png] [--small] [--plot frames.png]
 //! VGPU_BACKEND=gl cargo run --release --example scene
 //! ```
 
@@ -40,8 +41,8 @@ fn print_row(name: &str, cells: [String; 7]) {
     );
 }
 
-fn args() -> Result<(u64, String, bool), String> {
-    let (mut frames, mut out, mut small) = (120, "scene.png".to_owned(), false);
+fn args() -> Result<(u64, String, bool, Option<String>), String> {
+    let (mut frames, mut out, mut small, mut plot) = (120, "scene.png".to_owned(), false, None);
     let mut it = std::env::args().skip(1);
     while let Some(a) = it.next() {
         let mut value = || it.next().ok_or(format!("{a} needs a value"));
@@ -54,13 +55,17 @@ fn args() -> Result<(u64, String, bool), String> {
             }
             "--out" => out = value()?,
             "--small" => small = true,
+            "--plot" => plot = Some(value()?),
             "-h" | "--help" => {
-                return Err("usage: scene [--frames N] [--out scene.png] [--small]".into());
+                return Err(
+                    "usage: scene [--frames N] [--out scene.png] [--small] [--plot frames.png]"
+                        .into(),
+                );
             }
             other => return Err(format!("unknown argument {other:?} (try --help)")),
         }
     }
-    Ok((frames, out, small))
+    Ok((frames, out, small, plot))
 }
 
 fn main() -> std::process::ExitCode {
@@ -68,7 +73,7 @@ fn main() -> std::process::ExitCode {
 }
 
 fn run() -> Result<(), Box<dyn std::error::Error>> {
-    let (frames, out, small) = args()?;
+    let (frames, out, small, plot) = args()?;
     let started = Instant::now();
     let gpu = vgpu::Gpu::from_env()?;
     let info = gpu.adapter_info();
@@ -218,6 +223,51 @@ fn run() -> Result<(), Box<dyn std::error::Error>> {
         rows.len(),
         started.elapsed().as_secs_f64(),
         setup.as_secs_f64()
+    );
+    if let Some(path) = plot {
+        write_plot(&rows, &path, &scene)?;
+    }
+    Ok(())
+}
+
+/// `--plot`: encode, submit and GPU milliseconds per frame as a PNG chart.
+fn write_plot(rows: &[Row], path: &str, scene: &Scene) -> std::io::Result<()> {
+    use vgpu_examples::plot::{Series, write_plot};
+    let column = |f: &dyn Fn(&Row) -> f64| rows.iter().map(f).collect::<Vec<f64>>();
+    let (encode, submit) = (column(&|r| ms(r.encode)), column(&|r| ms(r.submit)));
+    // NaN where a frame has no GPU time (the first frames: read back a frame or two late).
+    let gpu = column(&|r| r.gpu.map_or(f64::NAN, ms));
+    let measured = gpu.iter().any(|g| g.is_finite());
+    let series = [
+        ("encode", [31, 119, 180], &encode),
+        ("submit", [255, 127, 14], &submit),
+        (
+            if measured {
+                "GPU"
+            } else {
+                "GPU: n/a (no timestamp queries)"
+            },
+            [44, 160, 44],
+            &gpu,
+        ),
+    ]
+    .map(|(name, color, values)| Series {
+        name,
+        color,
+        values,
+    });
+    let title = format!(
+        "scene: {} draws per frame, ms per frame",
+        scene.draws_per_frame()
+    );
+    write_plot(std::path::Path::new(path), &title, "ms", &series)?;
+    println!(
+        "wrote {path} (ms per frame: encode, submit{})",
+        if measured {
+            ", GPU"
+        } else {
+            "; no GPU line, the adapter has no timestamp queries"
+        }
     );
     Ok(())
 }
