@@ -21,6 +21,9 @@ pub mod bundle_static_scene;
 #[path = "lib/existing_app.rs"]
 pub mod existing_app;
 
+#[path = "lib/plot.rs"]
+pub mod plot;
+
 /// Turns an example's result into an exit code, printing the error with its `VGPU-…` code and
 /// message (`Display`, not `Debug`).
 pub fn report(result: Result<(), Box<dyn std::error::Error>>) -> std::process::ExitCode {

@@ -3,13 +3,14 @@
 //! shadow maps and a lit main pass, one shared camera block re-set before each pass, a
 //! per-object struct on every draw. Renders `--frames N` frames (default 120) headless, waiting
 //! for each, writes `scene.png`, prints per-frame figures with p50/p95 and says whether the frame
-//! is CPU- or GPU-bound (the CPU recording time against the GPU pass time). Shows progress while it renders
-//! (`frame 30/120, 2.1 s, ETA 6.3 s`, once a second after the first second; in place on a
-//! terminal). On the noop device (`VGPU_BACKEND=noop`) nothing is rendered: it prints the
-//! counters and writes no PNG.
+//! is CPU- or GPU-bound (the CPU recording time against the GPU pass time). Shows progress while
+//! it renders (`frame 30/120, 2.1 s, ETA 6.3 s`, once a second after the first second; in place
+//! on a terminal). On the noop device (`VGPU_BACKEND=noop`) nothing is rendered: it prints the
+//! counters and writes no PNG. `--plot frames.png` also draws the per-frame encode, submit and GPU
+//! times as a chart.
 //!
 //! ```text
-//! cargo run --release --example scene -- [--frames N] [--out scene.png] [--small]
+//! cargo run --release --example scene -- [--frames N] [--out scene.png] [--small] [--plot frames.png]
 //! VGPU_BACKEND=gl cargo run --release --example scene
 //! ```
 
@@ -45,15 +46,16 @@ fn print_row(name: &str, cells: [String; 7]) {
     );
 }
 
-const USAGE: &str = "usage: scene [--frames N] [--out scene.png] [--small]
+const USAGE: &str = "usage: scene [--frames N] [--out scene.png] [--small] [--plot frames.png]
   --frames N   frames to render (default 120)
   --out PATH   where to write the last frame (default scene.png; not written on the noop device)
   --small      a smaller scene
+  --plot PATH  also write a chart of encode, submit and GPU ms per frame
   VGPU_BACKEND=auto|vulkan|gl|noop chooses the device";
 
 /// `None`: `--help` was asked for.
-fn args() -> Result<Option<(u64, String, bool)>, String> {
-    let (mut frames, mut out, mut small) = (120, "scene.png".to_owned(), false);
+fn args() -> Result<Option<(u64, String, bool, Option<String>)>, String> {
+    let (mut frames, mut out, mut small, mut plot) = (120, "scene.png".to_owned(), false, None);
     let mut it = std::env::args().skip(1);
     while let Some(a) = it.next() {
         let mut value = || it.next().ok_or(format!("{a} needs a value"));
@@ -66,11 +68,12 @@ fn args() -> Result<Option<(u64, String, bool)>, String> {
             }
             "--out" => out = value()?,
             "--small" => small = true,
+            "--plot" => plot = Some(value()?),
             "-h" | "--help" => return Ok(None),
             other => return Err(format!("unknown argument {other:?} (try --help)")),
         }
     }
-    Ok(Some((frames, out, small)))
+    Ok(Some((frames, out, small, plot)))
 }
 
 /// Progress while frames render: nothing during the first second, then at most one update a
@@ -127,7 +130,7 @@ fn main() -> std::process::ExitCode {
 }
 
 fn run() -> Result<(), Box<dyn std::error::Error>> {
-    let Some((frames, out, small)) = args()? else {
+    let Some((frames, out, small, plot)) = args()? else {
         println!("{USAGE}");
         return Ok(());
     };
@@ -297,5 +300,50 @@ fn run() -> Result<(), Box<dyn std::error::Error>> {
     } else {
         println!("wrote {out} ({timing})");
     }
+    if let Some(path) = plot {
+        write_plot(&rows, &path, &scene)?;
+    }
+    Ok(())
+}
+
+/// `--plot`: encode, submit and GPU milliseconds per frame as a PNG chart.
+fn write_plot(rows: &[Row], path: &str, scene: &Scene) -> std::io::Result<()> {
+    use vgpu_examples::plot::{Series, write_plot};
+    let column = |f: &dyn Fn(&Row) -> f64| rows.iter().map(f).collect::<Vec<f64>>();
+    let (encode, submit) = (column(&|r| ms(r.encode)), column(&|r| ms(r.submit)));
+    // NaN where a frame has no GPU time (the first frames: read back a frame or two late).
+    let gpu = column(&|r| r.gpu.map_or(f64::NAN, ms));
+    let measured = gpu.iter().any(|g| g.is_finite());
+    let series = [
+        ("encode", [31, 119, 180], &encode),
+        ("submit", [255, 127, 14], &submit),
+        (
+            if measured {
+                "GPU"
+            } else {
+                "GPU: n/a (no timestamp queries)"
+            },
+            [44, 160, 44],
+            &gpu,
+        ),
+    ]
+    .map(|(name, color, values)| Series {
+        name,
+        color,
+        values,
+    });
+    let title = format!(
+        "scene: {} draws per frame, ms per frame",
+        scene.draws_per_frame()
+    );
+    write_plot(std::path::Path::new(path), &title, "ms", &series)?;
+    println!(
+        "wrote {path} (ms per frame: encode, submit{})",
+        if measured {
+            ", GPU"
+        } else {
+            "; no GPU line, the adapter has no timestamp queries"
+        }
+    );
     Ok(())
 }

@@ -27,6 +27,7 @@ mod tier2_frame_features;
 mod tier2_packing_roundtrip;
 mod tier2_runtime_arrays;
 mod tier2_scene;
+mod tier2_scene_plot;
 mod tier2_set_kinds;
 mod tier2_shared_block_shape;
 mod tier2_triangle;
