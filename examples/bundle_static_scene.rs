@@ -15,6 +15,7 @@
 //! cargo run --release --example bundle_static_scene
 //! ```
 
+use glam::{Mat4, Vec2, Vec3};
 use vgpu::{DrawDesc, Gpu, PassDesc, value};
 
 /// Objects per row and per column.
@@ -60,18 +61,13 @@ fn color_of(column: u32, row: u32) -> [u8; 4] {
     [(column * 8) as u8, (row * 8) as u8, 200, 255]
 }
 
-/// The camera of frame `frame` (0-based) as a column-major `view_projection`: a translation
-/// by `frame × PAN_PER_FRAME` pixels (right and down).
-fn camera_matrix(frame: u32) -> [f32; 16] {
+/// The camera of frame `frame` (0-based) as a `view_projection`: a translation by
+/// `frame × PAN_PER_FRAME` pixels (right and down; clip space's y points up).
+fn camera_matrix(frame: u32) -> Mat4 {
     let px = 2.0 / SIZE as f32; // one pixel in clip space
     let x = (frame * PAN_PER_FRAME.0) as f32 * px;
     let y = -((frame * PAN_PER_FRAME.1) as f32) * px;
-    [
-        1.0, 0.0, 0.0, 0.0, //
-        0.0, 1.0, 0.0, 0.0, //
-        0.0, 0.0, 1.0, 0.0, //
-        x, y, 0.0, 1.0,
-    ]
+    Mat4::from_translation(Vec3::new(x, y, 0.0))
 }
 
 fn main() -> std::process::ExitCode {
@@ -111,7 +107,7 @@ fn run() -> Result<(), Box<dyn std::error::Error>> {
                 "object",
                 value! {
                     color: color_of(column, row).map(|c| f32::from(c) / 255.0),
-                    center: [(x as f32 + half) * px - 1.0, 1.0 - (y as f32 + half) * px],
+                    center: Vec2::new((x as f32 + half) * px - 1.0, 1.0 - (y as f32 + half) * px),
                     half_size: half * px,
                 },
             )?;

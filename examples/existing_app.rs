@@ -17,6 +17,7 @@
 
 use std::sync::{Arc, Mutex};
 
+use glam::Vec2;
 use vgpu::{DrawDesc, Gpu, PassDesc, TargetSignature, value};
 
 /// Side of the program's render target in pixels.
@@ -31,7 +32,11 @@ const CLEAR: wgpu::Color = wgpu::Color {
 /// The square's color (8-bit: 255, 128, 0, 255 after rounding 0.5 · 255).
 const SQUARE: [f32; 4] = [1.0, 0.5, 0.0, 1.0];
 /// The three camera offsets (clip space): left half, right half, top middle.
-const OFFSETS: [[f32; 2]; 3] = [[-0.5, -0.5], [0.5, -0.5], [0.0, 0.5]];
+const OFFSETS: [Vec2; 3] = [
+    Vec2::new(-0.5, -0.5),
+    Vec2::new(0.5, -0.5),
+    Vec2::new(0.0, 0.5),
+];
 
 /// The vgpu shader: a square of half-size 0.25 around the origin, moved by the camera block.
 const SHADER: &str = "

@@ -4,6 +4,8 @@
 //! (`triangle`, `per_pass_camera`, `instancing_storage`, `bundle_static_scene`, `existing_app`)
 //! hold all their rendering code in their own file; the tests run their binaries.
 
+// The small examples use glam (vgpu's `glam` feature); `scene`, `window` and the regression tests
+// still use these column-major arrays.
 #[path = "lib/mat4.rs"]
 pub mod mat4;
 

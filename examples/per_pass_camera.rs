@@ -10,6 +10,7 @@
 //! cargo run --release --example per_pass_camera
 //! ```
 
+use glam::{Mat4, Vec2, Vec3};
 use vgpu::{DrawDesc, Gpu, PassDesc, TargetDesc, value};
 
 /// Width and height of each target in pixels (one clip-space unit is `SIZE / 2` pixels).
@@ -23,7 +24,7 @@ const FRAMES: usize = 3;
 struct Object {
     /// Name (the draw's label).
     name: &'static str,
-    center: [f32; 2],
+    center: Vec2,
     half_size: f32,
     /// 8-bit RGBA (exactly representable, so the PNG holds exactly this).
     color: [u8; 4],
@@ -33,19 +34,19 @@ struct Object {
 const OBJECTS: [Object; 3] = [
     Object {
         name: "red",
-        center: [-0.5, -0.5],
+        center: Vec2::new(-0.5, -0.5),
         half_size: 0.25,
         color: [255, 0, 0, 255],
     },
     Object {
         name: "green",
-        center: [0.5, -0.5],
+        center: Vec2::new(0.5, -0.5),
         half_size: 0.25,
         color: [0, 255, 0, 255],
     },
     Object {
         name: "blue",
-        center: [0.0, 0.5],
+        center: Vec2::new(0.0, 0.5),
         half_size: 0.25,
         color: [0, 0, 255, 255],
     },
@@ -55,7 +56,7 @@ const OBJECTS: [Object; 3] = [
 struct Camera {
     /// Name (the pass label and the PNG name).
     name: &'static str,
-    offset: [f32; 2],
+    offset: Vec2,
     scale: f32,
 }
 
@@ -63,17 +64,17 @@ struct Camera {
 const CAMERAS: [Camera; 3] = [
     Camera {
         name: "front",
-        offset: [0.0, 0.0],
+        offset: Vec2::new(0.0, 0.0),
         scale: 1.0,
     },
     Camera {
         name: "shifted",
-        offset: [0.25, 0.25],
+        offset: Vec2::new(0.25, 0.25),
         scale: 1.0,
     },
     Camera {
         name: "zoomed_out",
-        offset: [0.0, 0.0],
+        offset: Vec2::new(0.0, 0.0),
         scale: 0.5,
     },
 ];
@@ -100,14 +101,10 @@ fn fs_main() -> @location(0) vec4f {
 }
 "#;
 
-/// A column-major 4×4 matrix that scales x and y by `scale`, then translates by `offset`.
-fn scale_translate(scale: f32, [x, y]: [f32; 2]) -> [f32; 16] {
-    [
-        scale, 0.0, 0.0, 0.0, //
-        0.0, scale, 0.0, 0.0, //
-        0.0, 0.0, 1.0, 0.0, //
-        x, y, 0.0, 1.0,
-    ]
+/// The matrix that scales x and y by `scale`, then translates by `offset` (glam matrices are
+/// column-major, as WGSL's `mat4x4f`).
+fn scale_translate(scale: f32, offset: Vec2) -> Mat4 {
+    Mat4::from_translation(offset.extend(0.0)) * Mat4::from_scale(Vec3::new(scale, scale, 1.0))
 }
 
 fn main() -> std::process::ExitCode {
@@ -124,10 +121,7 @@ fn run() -> Result<(), Box<dyn std::error::Error>> {
 
     let shader = gpu.shader("per_pass_camera.wgsl", SHADER)?;
     // One camera block, shared by every draw: setting it once changes what all of them see.
-    let camera = gpu.uniforms_labeled(
-        "camera",
-        value! { view_projection: scale_translate(1.0, [0.0, 0.0]) },
-    )?;
+    let camera = gpu.uniforms_labeled("camera", value! { view_projection: Mat4::IDENTITY })?;
     let mut draws = Vec::new();
     for o in &OBJECTS {
         let draw = gpu.draw(
