@@ -1,10 +1,11 @@
-//! 10 000 instances in ONE draw call: each small square is placed and colored by its own record
-//! in a storage buffer, read by `@builtin(instance_index)`. Writes `instancing_storage.png` and
-//! prints the counters of every frame.
+//! 10 000 instances in ONE draw call: a 100×100 grid of small squares with gaps between them,
+//! colored by a gradient (red grows to the right, green downwards), each placed and colored by
+//! its own record in a storage buffer read by `@builtin(instance_index)`. Writes
+//! `instancing_storage.png` (800×800) and prints the counters of every frame.
 //!
-//! One binding, one bind group, one draw: the per-object CPU cost is gone. The placement is a
-//! permutation of the grid (instance `i` goes to cell `i × 7919 mod 10 000`), so a correct image
-//! proves every instance read its own record.
+//! One binding, one bind group, one draw: the per-object CPU cost is gone. The records are
+//! stored shuffled (instance `i` goes to cell `i × 7919 mod 10 000`), so the image is right only
+//! if every record is drawn once, wherever it sits in the buffer.
 //!
 //! Where the device cannot read storage buffers in the vertex stage (some GL / GLES devices:
 //! `DownlevelFlags::VERTEX_STORAGE` absent or `max_storage_buffers_per_shader_stage == 0`), the
@@ -22,13 +23,15 @@ use vgpu::{DrawDesc, Gpu, PassDesc, VertexBuffer};
 const GRID: u32 = 100;
 /// Instances drawn (one per grid cell).
 const INSTANCES: u32 = GRID * GRID;
-/// Pixels per cell side; each square fills its cell.
-const CELL: u32 = 2;
+/// Pixels per cell side.
+const CELL: u32 = 8;
+/// Side of each square in pixels (centered in its cell: a 2-pixel gap between squares).
+const SQUARE: u32 = 6;
 /// Target width and height in pixels.
 const SIZE: u32 = GRID * CELL;
 /// Multiplier of the placement permutation (coprime with `INSTANCES`).
 const PERMUTATION: u32 = 7919;
-/// Clear color (0, 0, 0, 255): no instance has blue 0.
+/// Clear color (0, 0, 0, 255), seen in the gaps: no instance has blue 0.
 const CLEAR: [f64; 4] = [0.0, 0.0, 0.0, 1.0];
 /// Frames rendered: the first creates the bind group, the second is steady.
 const FRAMES: usize = 2;
@@ -51,23 +54,25 @@ fn cell_of(i: u32) -> (u32, u32) {
     (c % GRID, c / GRID)
 }
 
-/// The color of instance `i`: red and green encode `i`, so all 10 000 colors differ.
-fn color_of(i: u32) -> [u8; 4] {
-    [(i & 0xff) as u8, (i >> 8) as u8, 160, 255]
+/// The color of the square in cell `(column, row)`: red grows to the right, green downwards
+/// (all 10 000 colors differ).
+fn color_of(column: u32, row: u32) -> [u8; 4] {
+    let ramp = |v: u32| (v * 255 / (GRID - 1)) as u8;
+    [ramp(column), ramp(row), 160, 255]
 }
 
 /// The instance records, in instance order.
 fn instances() -> Vec<Instance> {
-    let unit = 2.0 / SIZE as f32; // one pixel in clip space
+    let px = 2.0 / SIZE as f32; // one pixel in clip space
     (0..INSTANCES)
         .map(|i| {
-            let (cx, cy) = cell_of(i);
-            let px = (cx * CELL) as f32 + CELL as f32 / 2.0;
-            let py = (cy * CELL) as f32 + CELL as f32 / 2.0;
+            let (column, row) = cell_of(i);
+            let x = (column * CELL) as f32 + CELL as f32 / 2.0;
+            let y = (row * CELL) as f32 + CELL as f32 / 2.0;
             Instance {
-                center: [px * unit - 1.0, 1.0 - py * unit],
-                half_size: CELL as f32 / 2.0 * unit,
-                color: u32::from_le_bytes(color_of(i)),
+                center: [x * px - 1.0, 1.0 - y * px],
+                half_size: SQUARE as f32 / 2.0 * px,
+                color: u32::from_le_bytes(color_of(column, row)),
             }
         })
         .collect()

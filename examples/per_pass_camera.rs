@@ -14,7 +14,7 @@ use glam::{Mat4, Vec2, Vec3};
 use vgpu::{DrawDesc, Gpu, PassDesc, TargetDesc, value};
 
 /// Width and height of each target in pixels (one clip-space unit is `SIZE / 2` pixels).
-const SIZE: u32 = 32;
+const SIZE: u32 = 256;
 /// Clear color of every pass (0, 0, 0, 255 in 8-bit unorm).
 const CLEAR: [f64; 4] = [0.0, 0.0, 0.0, 1.0];
 /// Frames rendered: the first uploads everything, the others are steady.

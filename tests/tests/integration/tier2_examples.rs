@@ -59,7 +59,7 @@ fn assert_no_png_on_noop(run: &ExampleRun) {
 // per_pass_camera (its scene, duplicated from examples/per_pass_camera.rs)
 
 /// Width and height of each image.
-const PER_PASS_SIZE: u32 = 32;
+const PER_PASS_SIZE: u32 = 256;
 /// The clear color in 8-bit RGBA.
 const PER_PASS_CLEAR: [u8; 4] = [0, 0, 0, 255];
 /// The objects: (name, center, half size, color).
@@ -169,8 +169,10 @@ fn check_per_pass_counters(frames: &[HashMap<String, u64>]) {
 const GRID: u32 = 100;
 /// Instances (one per cell).
 const INSTANCES: u32 = GRID * GRID;
-/// Pixels per cell side (each square fills its cell).
-const CELL: u32 = 2;
+/// Pixels per cell side.
+const CELL: u32 = 8;
+/// Side of each square, centered in its cell (a one-pixel margin of clear color around it).
+const SQUARE_SIDE: u32 = 6;
 /// Image width and height.
 const INST_SIZE: u32 = GRID * CELL;
 /// The placement permutation's multiplier.
@@ -184,40 +186,47 @@ fn cell_of(i: u32) -> (u32, u32) {
     (c % GRID, c / GRID)
 }
 
-/// The color of instance `i`.
-fn color_of(i: u32) -> [u8; 4] {
-    [(i & 0xff) as u8, (i >> 8) as u8, 160, 255]
+/// The color of the square in cell `(column, row)` (a gradient).
+fn color_of(column: u32, row: u32) -> [u8; 4] {
+    let ramp = |v: u32| (v * 255 / (GRID - 1)) as u8;
+    [ramp(column), ramp(row), 160, 255]
 }
 
-/// Checks the instancing image: every 2×2 cell holds exactly the color of the one instance the
-/// permutation places there, so all 10 000 instances are visible and distinct.
+/// Checks the instancing image: every 8×8 cell holds a 6×6 square of exactly its color with a
+/// one-pixel clear margin, so all 10 000 instances are visible, distinct and apart.
 fn check_instancing_image((width, height, pixels): (u32, u32, Vec<u8>), what: &str) {
     assert_eq!((width, height), (INST_SIZE, INST_SIZE));
-    let mut owner_of_cell = vec![None; INSTANCES as usize];
+    // The instances' placement covers every cell once.
+    let mut covered = vec![false; INSTANCES as usize];
     for i in 0..INSTANCES {
         let (cx, cy) = cell_of(i);
-        let slot = &mut owner_of_cell[(cy * GRID + cx) as usize];
-        assert_eq!(*slot, None, "placement is a permutation");
-        *slot = Some(i);
+        let cell = &mut covered[(cy * GRID + cx) as usize];
+        assert!(!*cell, "placement is a permutation");
+        *cell = true;
     }
+    let margin = (CELL - SQUARE_SIDE) / 2;
+    let inside = |v: u32| (margin..margin + SQUARE_SIDE).contains(&(v % CELL));
     let mut expected = Vec::with_capacity(pixels.len());
     for y in 0..INST_SIZE {
         for x in 0..INST_SIZE {
-            let cell = (y / CELL) * GRID + x / CELL;
-            let i = owner_of_cell[cell as usize].expect("every cell has an instance");
-            expected.extend_from_slice(&color_of(i));
+            let color = if inside(x) && inside(y) {
+                color_of(x / CELL, y / CELL)
+            } else {
+                INST_CLEAR
+            };
+            expected.extend_from_slice(&color);
         }
     }
     assert_image_eq(&pixels, &expected, width, what);
     let distinct: HashSet<&[u8]> = pixels.chunks_exact(4).collect();
+    assert!(
+        distinct.contains(&INST_CLEAR[..]),
+        "{what}: gaps of clear color"
+    );
     assert_eq!(
         distinct.len(),
-        INSTANCES as usize,
-        "{what}: distinct colors"
-    );
-    assert!(
-        !distinct.contains(&INST_CLEAR[..]),
-        "{what}: no clear pixel"
+        INSTANCES as usize + 1,
+        "{what}: distinct colors (the squares' and the clear one)"
     );
 }
 
@@ -360,6 +369,14 @@ fn bundle_replays_a_static_scene_with_a_live_camera() {
     let record = parse_counters(run.line("recorded once: "));
     let frames = frame_counters(&run);
     check_bundle_counters(&record, &frames);
+    // It explains its steady frame's CPU times: what submit covers, and why a bundle leaves it.
+    run.line("steady frame CPU: encode ");
+    let submit = run.line("  submit = ");
+    assert!(
+        submit.contains("64-byte camera, 1 write_buffer call") && submit.contains("Queue::submit"),
+        "{submit}"
+    );
+    assert!(run.line("  encode = ").contains("execute_bundles"));
     if run.noop() {
         assert_no_png_on_noop(&run);
         return;
