@@ -1,25 +1,16 @@
-//! Helpers shared by the vgpu examples, so each example's rendering is also callable from tests.
+//! Helpers shared by the vgpu examples that are not what the examples teach (exit codes, the
+//! counter lines they print, quantiles, matrices for `scene`, the `--plot` chart), and the `scene` example's
+//! rendering (also called by the `window` example and the tests). The small examples
+//! (`triangle`, `per_pass_camera`, `instancing_storage`, `bundle_static_scene`, `existing_app`)
+//! hold all their rendering code in their own file; the tests run their binaries.
 
-#[path = "lib/triangle.rs"]
-pub mod triangle;
-
+// The small examples use glam (vgpu's `glam` feature); `scene`, `window` and the regression tests
+// still use these column-major arrays.
 #[path = "lib/mat4.rs"]
 pub mod mat4;
 
 #[path = "lib/scene.rs"]
 pub mod scene;
-
-#[path = "lib/per_pass_camera.rs"]
-pub mod per_pass_camera;
-
-#[path = "lib/instancing_storage.rs"]
-pub mod instancing_storage;
-
-#[path = "lib/bundle_static_scene.rs"]
-pub mod bundle_static_scene;
-
-#[path = "lib/existing_app.rs"]
-pub mod existing_app;
 
 #[path = "lib/plot.rs"]
 pub mod plot;
@@ -34,6 +25,47 @@ pub fn report(result: Result<(), Box<dyn std::error::Error>>) -> std::process::E
             std::process::ExitCode::FAILURE
         }
     }
+}
+
+/// Returns an error listing the wgpu errors raised outside any vgpu call (validation errors of
+/// work that vgpu did not check itself), if there were any: an example must not exit 0 over a
+/// device that reported one.
+pub fn fail_on_uncaptured_errors(gpu: &vgpu::Gpu) -> Result<(), Box<dyn std::error::Error>> {
+    let errors = gpu.take_uncaptured_errors();
+    if errors.is_empty() {
+        return Ok(());
+    }
+    let list: Vec<String> = errors
+        .iter()
+        .map(|e| format!("{}: {}", e.kind, e.description))
+        .collect();
+    Err(format!(
+        "{} uncaptured wgpu error(s): {}",
+        errors.len(),
+        list.join("; ")
+    )
+    .into())
+}
+
+/// The counters of one frame as one line, `"<what>: 3 draws, 0 bind groups created, …"`: every
+/// counter the examples' tests check, each as `<number> <name>` separated by `", "` (the
+/// tests parse it back with `vgpu_tests::parse_counters`).
+pub fn counter_line(what: &str, s: &vgpu::StatsSnapshot) -> String {
+    format!(
+        "{what}: {} draws, {} bind groups created, {} buffers created, {} pipelines created, \
+         {} write_buffer calls, {} bytes uploaded, {} slots captured, {} set_bind_group calls, \
+         {} set_pipeline calls, {} submissions",
+        s.operations_recorded,
+        s.bind_groups_created,
+        s.buffers_created,
+        s.pipelines_created,
+        s.write_calls,
+        s.bytes_uploaded,
+        s.slots_captured,
+        s.set_bind_group_calls,
+        s.set_pipeline_calls,
+        s.submissions
+    )
 }
 
 /// Whether frames are CPU- or GPU-bound: the CPU recording time of a frame against

@@ -53,8 +53,11 @@ const USAGE: &str = "usage: scene [--frames N] [--out scene.png] [--small] [--pl
   --plot PATH  also write a chart of encode, submit and GPU ms per frame
   VGPU_BACKEND=auto|vulkan|gl|noop chooses the device";
 
+/// The command line: frames, PNG path, small scene, plot path.
+type Args = (u64, String, bool, Option<String>);
+
 /// `None`: `--help` was asked for.
-fn args() -> Result<Option<(u64, String, bool, Option<String>)>, String> {
+fn args() -> Result<Option<Args>, String> {
     let (mut frames, mut out, mut small, mut plot) = (120, "scene.png".to_owned(), false, None);
     let mut it = std::env::args().skip(1);
     while let Some(a) = it.next() {

@@ -221,3 +221,105 @@ pub fn in_child_test(name: &str) -> bool {
     }
     child
 }
+
+/// What a run of an example binary left: its working directory (where it wrote its PNGs) and
+/// its output.
+#[derive(Debug)]
+pub struct ExampleRun {
+    /// The fresh, empty directory the example ran in.
+    pub dir: std::path::PathBuf,
+    /// Its standard output.
+    pub stdout: String,
+    /// Its standard error.
+    pub stderr: String,
+}
+
+impl ExampleRun {
+    /// The lines of standard output that start with `prefix`.
+    pub fn lines_starting(&self, prefix: &str) -> Vec<&str> {
+        self.stdout
+            .lines()
+            .filter(|l| l.starts_with(prefix))
+            .collect()
+    }
+
+    /// The one line of standard output that starts with `prefix`.
+    ///
+    /// # Panics
+    /// Unless exactly one line does.
+    #[track_caller]
+    pub fn line(&self, prefix: &str) -> &str {
+        match self.lines_starting(prefix)[..] {
+            [line] => line,
+            ref lines => panic!(
+                "expected one line starting with {prefix:?}, found {}:\n{}",
+                lines.len(),
+                self.stdout
+            ),
+        }
+    }
+
+    /// Whether the example ran on wgpu's noop device (its `adapter: … (Noop)` line).
+    pub fn noop(&self) -> bool {
+        self.stdout
+            .lines()
+            .any(|l| l.starts_with("adapter: ") && l.ends_with("(Noop)"))
+    }
+
+    /// A file the example wrote in its working directory.
+    pub fn path(&self, name: &str) -> std::path::PathBuf {
+        self.dir.join(name)
+    }
+}
+
+/// Runs the built example `name` ([`example_binary`]) with `args` in a fresh directory
+/// ([`temp_path`]`(example-<name>-<n>)`) through [`child_command`], with this process's
+/// environment (`VGPU_BACKEND` included).
+///
+/// # Panics
+/// If it cannot be started or does not exit 0, with its output.
+pub fn run_example(name: &str, args: &[&str]) -> ExampleRun {
+    static RUNS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let n = RUNS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let dir = temp_path(&format!("example-{name}-{n}"));
+    std::fs::create_dir_all(&dir).expect("create the example's directory");
+    let output = child_command(example_binary(name))
+        .args(args)
+        .current_dir(&dir)
+        .output()
+        .unwrap_or_else(|e| panic!("cannot start the {name} example: {e}"));
+    let run = ExampleRun {
+        dir,
+        stdout: String::from_utf8_lossy(&output.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
+    };
+    assert!(
+        output.status.success(),
+        "the {name} example {args:?} failed ({}):\n--- stdout:\n{}\n--- stderr:\n{}",
+        output.status,
+        run.stdout,
+        run.stderr
+    );
+    run
+}
+
+/// The counters of a line an example printed with `vgpu_examples::counter_line`: after the
+/// first `": "`, items `<number> <name>` separated by `", "`, as (name, number) pairs.
+///
+/// # Panics
+/// If an item does not start with a number.
+pub fn parse_counters(line: &str) -> std::collections::HashMap<String, u64> {
+    let (_, items) = line.split_once(": ").unwrap_or(("", line));
+    items
+        .split(", ")
+        .map(|item| {
+            let (number, name) = item
+                .split_once(' ')
+                .unwrap_or_else(|| panic!("{item:?} in {line:?}: not `<number> <name>`"));
+            let number = number
+                .parse()
+                .unwrap_or_else(|e| panic!("{item:?} in {line:?}: {e}"));
+            (name.to_owned(), number)
+        })
+        .collect()
+}

@@ -49,10 +49,20 @@ fn real_device_validation_error_is_an_err_with_wgpu_description() {
         return;
     };
     check_validation_error_then_usable(&gpu);
-    let image = vgpu_examples::triangle::render(&gpu, 16)
-        .expect("render after error")
-        .read_rgba8()
-        .expect("read");
+    // And it still renders.
+    let draw = vgpu_tests::fullscreen(
+        &gpu,
+        "after the error",
+        "struct Style { color: vec4f }
+         @group(0) @binding(0) var<uniform> style: Style;
+         @fragment fn fs_main() -> @location(0) vec4f { return style.color; }",
+    );
+    draw.set("style", vgpu::value! { color: [1.0f32, 0.2, 0.0, 1.0] })
+        .expect("set after error");
+    let target = gpu.target(16, 16).expect("target after error");
+    gpu.frame(|f| f.pass(vgpu::PassDesc::new(&target), |p| p.draw(&draw)))
+        .expect("render after error");
+    let image = target.read_rgba8().expect("read");
     assert_eq!(image.pixel(8, 8), Some([255, 51, 0, 255]));
 }
 

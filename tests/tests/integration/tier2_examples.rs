@@ -1,18 +1,15 @@
-//! Tier 2 (real device): the `per_pass_camera`, `instancing_storage` and `bundle_static_scene`
-//! examples, run through their library functions. Every image is compared pixel for pixel with
-//! an image computed here on the CPU from the example's scene description (all edges land on
-//! pixel boundaries, so there is no rasterization tolerance), and the frames' counters are
-//! checked against what the capture contract promises. A last test runs the three examples on
-//! the noop device and checks the counters alone (they do not depend on the backend).
+//! The `per_pass_camera`, `instancing_storage` and `bundle_static_scene` examples, run as
+//! binaries (`vgpu_tests::run_example`: `cargo test -p vgpu-tests` alone needs `cargo build
+//! --examples` first) in a fresh directory. On a real device every PNG they write is compared
+//! pixel for pixel with an image computed here on the CPU from the example's scene description
+//! (duplicated below from the example's file; all edges land on pixel boundaries, so there is no
+//! rasterization tolerance). On every device, the noop one included, the counters each example
+//! prints for each frame are checked against what the capture contract promises. The examples
+//! exit non-zero on any uncaptured wgpu error, which fails these tests.
 
 use std::collections::{HashMap, HashSet};
 
-use vgpu::{Gpu, RgbaImage, StatsSnapshot};
-use vgpu_examples::{bundle_static_scene as bundle, instancing_storage as inst, per_pass_camera};
-
-fn backend(gpu: &Gpu) -> wgpu::Backend {
-    gpu.adapter_info().backend
-}
+use vgpu_tests::{ExampleRun, parse_counters, run_example};
 
 /// Compares two images of the same size; on mismatch names the first differing pixel and how
 /// many differ.
@@ -36,220 +33,318 @@ fn assert_image_eq(actual: &[u8], expected: &[u8], width: u32, what: &str) {
     }
 }
 
-fn clear_rgba8(clear: [f64; 4]) -> [u8; 4] {
-    clear.map(|c| (c * 255.0).round() as u8)
+/// The counters of every `frame N…: …` line the example printed, in order.
+fn frame_counters(run: &ExampleRun) -> Vec<HashMap<String, u64>> {
+    run.lines_starting("frame ")
+        .into_iter()
+        .map(parse_counters)
+        .collect()
+}
+
+/// On the noop device: the example says it wrote no PNG, and did not.
+fn assert_no_png_on_noop(run: &ExampleRun) {
+    assert!(
+        run.stdout.contains("nothing was rendered"),
+        "{}",
+        run.stdout
+    );
+    assert!(!run.stdout.contains("wrote "), "{}", run.stdout);
+    let files: Vec<_> = std::fs::read_dir(&run.dir)
+        .expect("the example's directory")
+        .collect();
+    assert!(files.is_empty(), "no file written on noop: {files:?}");
 }
 
 // ---------------------------------------------------------------------------------------------
-// per_pass_camera
+// per_pass_camera (its scene, duplicated from examples/per_pass_camera.rs)
 
-/// The expected image of camera `c`: a pixel is an object's color if its center lies inside the
+/// Width and height of each image.
+const PER_PASS_SIZE: u32 = 256;
+/// The clear color in 8-bit RGBA.
+const PER_PASS_CLEAR: [u8; 4] = [0, 0, 0, 255];
+/// The objects: (name, center, half size, color).
+const PER_PASS_OBJECTS: [(&str, [f32; 2], f32, [u8; 4]); 3] = [
+    ("red", [-0.5, -0.5], 0.25, [255, 0, 0, 255]),
+    ("green", [0.5, -0.5], 0.25, [0, 255, 0, 255]),
+    ("blue", [0.0, 0.5], 0.25, [0, 0, 255, 255]),
+];
+/// The cameras, one per pass and PNG: (name, offset, scale).
+const PER_PASS_CAMERAS: [(&str, [f32; 2], f32); 3] = [
+    ("front", [0.0, 0.0], 1.0),
+    ("shifted", [0.25, 0.25], 1.0),
+    ("zoomed_out", [0.0, 0.0], 0.5),
+];
+
+/// The expected image of a camera: a pixel is an object's color if its center lies inside the
 /// object's square as that camera places it (scale, then offset), else the clear color.
-fn per_pass_expected(c: &per_pass_camera::Camera) -> Vec<u8> {
-    let size = per_pass_camera::SIZE;
-    let clear = clear_rgba8(per_pass_camera::CLEAR);
+fn per_pass_expected(offset: [f32; 2], scale: f32) -> Vec<u8> {
+    let size = PER_PASS_SIZE;
     let mut image = Vec::with_capacity((size * size * 4) as usize);
     for y in 0..size {
         for x in 0..size {
             let nx = (x as f32 + 0.5) / size as f32 * 2.0 - 1.0;
             let ny = 1.0 - (y as f32 + 0.5) / size as f32 * 2.0;
-            let hit = per_pass_camera::OBJECTS.iter().find(|o| {
-                let cx = o.center[0] * c.scale + c.offset[0];
-                let cy = o.center[1] * c.scale + c.offset[1];
-                let h = o.half_size * c.scale;
+            let hit = PER_PASS_OBJECTS.iter().find(|(_, center, half, _)| {
+                let cx = center[0] * scale + offset[0];
+                let cy = center[1] * scale + offset[1];
+                let h = half * scale;
                 (nx - cx).abs() < h && (ny - cy).abs() < h
             });
-            image.extend_from_slice(&hit.map_or(clear, |o| o.color));
+            image.extend_from_slice(&hit.map_or(PER_PASS_CLEAR, |o| o.3));
         }
     }
     image
 }
 
+/// Each `per_pass_camera_<camera>.png` shows the scene as its own camera placed it (the camera
+/// block was set to another value before each pass of the same frame), and the frames' counters
+/// hold (checked on the noop device too).
 #[test]
-fn per_pass_camera_each_png_shows_its_own_camera() {
-    let Some(gpu) = vgpu_tests::real_gpu() else {
+fn per_pass_camera_each_png_shows_its_own_camera_and_steady_frames_upload_nothing() {
+    let run = run_example("per_pass_camera", &[]);
+    check_per_pass_counters(&frame_counters(&run));
+    if run.noop() {
+        assert_no_png_on_noop(&run);
         return;
-    };
-    let out = per_pass_camera::render(&gpu, 3).expect("render");
-    let dir = vgpu_tests::temp_path("per_pass_camera");
-    std::fs::create_dir_all(&dir).expect("dir");
-    let paths = per_pass_camera::save_pngs(&out, &dir).expect("pngs");
-    assert_eq!(paths.len(), per_pass_camera::CAMERAS.len());
+    }
+    let adapter = run.line("adapter: ");
     let mut seen = HashSet::new();
-    for (c, path) in per_pass_camera::CAMERAS.iter().zip(&paths) {
-        let (w, h, pixels) = vgpu_tests::load_png(path);
-        assert_eq!((w, h), (per_pass_camera::SIZE, per_pass_camera::SIZE));
-        let expected = per_pass_expected(c);
+    for (name, offset, scale) in PER_PASS_CAMERAS {
+        let file = format!("per_pass_camera_{name}.png");
+        assert!(
+            run.stdout.contains(&format!("wrote {file}")),
+            "{}",
+            run.stdout
+        );
+        let (w, h, pixels) = vgpu_tests::load_png(&run.path(&file));
+        assert_eq!((w, h), (PER_PASS_SIZE, PER_PASS_SIZE));
+        let expected = per_pass_expected(offset, scale);
         // Every object is visible under every camera (its color is in the image).
-        for o in &per_pass_camera::OBJECTS {
+        for (object, _, _, color) in PER_PASS_OBJECTS {
             assert!(
-                expected.chunks_exact(4).any(|p| p == o.color),
-                "scene sanity: {} visible under {}",
-                o.name,
-                c.name
+                expected.chunks_exact(4).any(|p| p == color),
+                "scene sanity: {object} visible under {name}"
             );
         }
         assert_image_eq(
             &pixels,
             &expected,
             w,
-            &format!("camera {} on {:?}", c.name, backend(&gpu)),
+            &format!("camera {name} on {adapter}"),
         );
         // The three placements differ, so an image can only match its own camera.
-        assert!(seen.insert(expected), "cameras {} must differ", c.name);
+        assert!(seen.insert(expected), "cameras {name} must differ");
     }
-    assert!(gpu.take_uncaptured_errors().is_empty());
 }
 
-#[test]
-fn per_pass_camera_steady_frames_upload_nothing() {
-    let Some(gpu) = vgpu_tests::real_gpu() else {
-        return;
-    };
-    let out = per_pass_camera::render(&gpu, 4).expect("render");
-    check_per_pass_counters(&out.reports.iter().map(|r| r.stats).collect::<Vec<_>>());
-}
-
-fn check_per_pass_counters(frames: &[StatsSnapshot]) {
-    let draws = (per_pass_camera::OBJECTS.len() * per_pass_camera::CAMERAS.len()) as u64;
+fn check_per_pass_counters(frames: &[HashMap<String, u64>]) {
+    assert_eq!(frames.len(), 3, "the example renders three frames");
+    let draws = (PER_PASS_OBJECTS.len() * PER_PASS_CAMERAS.len()) as u64;
     let first = &frames[0];
-    assert_eq!(first.operations_recorded, draws);
+    assert_eq!(first["draws"], draws);
     // First frame: three camera values (64 bytes each) and three objects (80 bytes each).
     assert!(
-        first.bytes_uploaded >= 3 * 64 + 3 * 80,
+        first["bytes uploaded"] >= 3 * 64 + 3 * 80,
         "first frame uploads {}",
-        first.bytes_uploaded
+        first["bytes uploaded"]
     );
     for (i, s) in frames.iter().enumerate().skip(1) {
-        assert_eq!(s.operations_recorded, draws, "frame {i}");
-        assert_eq!(s.bind_groups_created, 0, "frame {i}: bind groups");
-        assert_eq!(s.buffers_created, 0, "frame {i}: buffers");
-        assert_eq!(s.write_calls, 0, "frame {i}: write_buffer calls");
+        assert_eq!(s["draws"], draws, "frame {i}");
+        assert_eq!(s["bind groups created"], 0, "frame {i}: bind groups");
+        assert_eq!(s["buffers created"], 0, "frame {i}: buffers");
+        assert_eq!(s["write_buffer calls"], 0, "frame {i}: write_buffer calls");
         assert_eq!(
-            s.bytes_uploaded, 0,
+            s["bytes uploaded"], 0,
             "frame {i}: bytes (camera values are resident)"
         );
-        assert_eq!(s.slots_captured, 0, "frame {i}: slots captured");
-        assert_eq!(s.pipelines_created, 0, "frame {i}: pipelines");
+        assert_eq!(s["slots captured"], 0, "frame {i}: slots captured");
+        assert_eq!(s["pipelines created"], 0, "frame {i}: pipelines");
     }
 }
 
 // ---------------------------------------------------------------------------------------------
-// instancing_storage
+// instancing_storage (its layout, duplicated from examples/instancing_storage.rs)
 
-/// Checks the instancing image: every 2×2 cell holds exactly the color of the one instance the
-/// permutation places there, so all 10 000 instances are visible and distinct.
-fn check_instancing_image(image: &RgbaImage, what: &str) {
-    assert_eq!((image.width, image.height), (inst::SIZE, inst::SIZE));
-    let mut owner_of_cell = vec![None; inst::INSTANCES as usize];
-    for i in 0..inst::INSTANCES {
-        let (cx, cy) = inst::cell_of(i);
-        let slot = &mut owner_of_cell[(cy * inst::GRID + cx) as usize];
-        assert_eq!(*slot, None, "placement is a permutation");
-        *slot = Some(i);
+/// Squares per row and column.
+const GRID: u32 = 100;
+/// Instances (one per cell).
+const INSTANCES: u32 = GRID * GRID;
+/// Pixels per cell side.
+const CELL: u32 = 8;
+/// Side of each square, centered in its cell (a one-pixel margin of clear color around it).
+const SQUARE_SIDE: u32 = 6;
+/// Image width and height.
+const INST_SIZE: u32 = GRID * CELL;
+/// The placement permutation's multiplier.
+const PERMUTATION: u32 = 7919;
+/// The clear color in 8-bit RGBA.
+const INST_CLEAR: [u8; 4] = [0, 0, 0, 255];
+
+/// The grid cell `(column, row)` of instance `i` (row 0 at the top).
+fn cell_of(i: u32) -> (u32, u32) {
+    let c = ((u64::from(i) * u64::from(PERMUTATION)) % u64::from(INSTANCES)) as u32;
+    (c % GRID, c / GRID)
+}
+
+/// The color of the square in cell `(column, row)` (a gradient).
+fn color_of(column: u32, row: u32) -> [u8; 4] {
+    let ramp = |v: u32| (v * 255 / (GRID - 1)) as u8;
+    [ramp(column), ramp(row), 160, 255]
+}
+
+/// Checks the instancing image: every 8×8 cell holds a 6×6 square of exactly its color with a
+/// one-pixel clear margin, so all 10 000 instances are visible, distinct and apart.
+fn check_instancing_image((width, height, pixels): (u32, u32, Vec<u8>), what: &str) {
+    assert_eq!((width, height), (INST_SIZE, INST_SIZE));
+    // The instances' placement covers every cell once.
+    let mut covered = vec![false; INSTANCES as usize];
+    for i in 0..INSTANCES {
+        let (cx, cy) = cell_of(i);
+        let cell = &mut covered[(cy * GRID + cx) as usize];
+        assert!(!*cell, "placement is a permutation");
+        *cell = true;
     }
-    let mut expected = Vec::with_capacity(image.data.len());
-    for y in 0..inst::SIZE {
-        for x in 0..inst::SIZE {
-            let cell = (y / inst::CELL) * inst::GRID + x / inst::CELL;
-            let i = owner_of_cell[cell as usize].expect("every cell has an instance");
-            expected.extend_from_slice(&inst::color_of(i));
+    let margin = (CELL - SQUARE_SIDE) / 2;
+    let inside = |v: u32| (margin..margin + SQUARE_SIDE).contains(&(v % CELL));
+    let mut expected = Vec::with_capacity(pixels.len());
+    for y in 0..INST_SIZE {
+        for x in 0..INST_SIZE {
+            let color = if inside(x) && inside(y) {
+                color_of(x / CELL, y / CELL)
+            } else {
+                INST_CLEAR
+            };
+            expected.extend_from_slice(&color);
         }
     }
-    assert_image_eq(&image.data, &expected, image.width, what);
-    let distinct: HashSet<&[u8]> = image.data.chunks_exact(4).collect();
+    assert_image_eq(&pixels, &expected, width, what);
+    let distinct: HashSet<&[u8]> = pixels.chunks_exact(4).collect();
+    assert!(
+        distinct.contains(&INST_CLEAR[..]),
+        "{what}: gaps of clear color"
+    );
     assert_eq!(
         distinct.len(),
-        inst::INSTANCES as usize,
-        "{what}: distinct colors"
-    );
-    assert!(
-        !distinct.contains(&clear_rgba8(inst::CLEAR)[..]),
-        "{what}: no clear pixel"
+        INSTANCES as usize + 1,
+        "{what}: distinct colors (the squares' and the clear one)"
     );
 }
 
-fn check_instancing_counters(frames: &[StatsSnapshot], path: inst::InstancePath, what: &str) {
+fn check_instancing_counters(frames: &[HashMap<String, u64>], storage: bool, what: &str) {
+    assert_eq!(frames.len(), 2, "{what}: the example renders two frames");
     // The storage path binds one group per pass; the vertex path binds none.
-    let groups = u64::from(path == inst::InstancePath::StorageBuffer);
+    let groups = u64::from(storage);
     for (i, s) in frames.iter().enumerate() {
+        assert_eq!(s["draws"], 1, "{what} frame {i}: ONE draw operation");
         assert_eq!(
-            s.operations_recorded, 1,
-            "{what} frame {i}: ONE draw operation"
-        );
-        assert_eq!(
-            s.set_bind_group_calls, groups,
+            s["set_bind_group calls"], groups,
             "{what} frame {i}: bind groups set"
         );
     }
     for (i, s) in frames.iter().enumerate().skip(1) {
-        assert_eq!(s.bind_groups_created, 0, "{what} frame {i}: bind groups");
-        assert_eq!(s.buffers_created, 0, "{what} frame {i}: buffers");
-        assert_eq!(s.write_calls, 0, "{what} frame {i}: writes");
-        assert_eq!(s.bytes_uploaded, 0, "{what} frame {i}: bytes");
+        assert_eq!(s["bind groups created"], 0, "{what} frame {i}: bind groups");
+        assert_eq!(s["buffers created"], 0, "{what} frame {i}: buffers");
+        assert_eq!(s["write_buffer calls"], 0, "{what} frame {i}: writes");
+        assert_eq!(s["bytes uploaded"], 0, "{what} frame {i}: bytes");
     }
 }
 
+/// Both paths (storage buffer, vertex-buffer fallback) where the device has them: the same image
+/// of 10 000 distinct instances, one draw each. Vulkan devices (lavapipe included) read storage
+/// buffers in vertex shaders: the example's default must take that path there. On the noop
+/// device both paths run and their counters are checked.
 #[test]
 fn instancing_draws_ten_thousand_distinct_instances_in_one_draw() {
-    let Some(gpu) = vgpu_tests::real_gpu() else {
-        return;
+    let default = run_example("instancing_storage", &[]);
+    let adapter = default.line("adapter: ").to_owned();
+    let default_storage = match default.line("path: ") {
+        "path: storage buffer" => true,
+        "path: vertex buffer" => false,
+        other => panic!("{other}"),
     };
-    // Vulkan devices (lavapipe included) read storage buffers in vertex shaders: the example
-    // must take that path there.
-    let storage = inst::vertex_storage_supported(&gpu);
-    if backend(&gpu) == wgpu::Backend::Vulkan {
-        assert!(storage, "Vulkan without vertex storage");
-        let out = inst::render(&gpu, 2).expect("render");
-        assert_eq!(out.path, inst::InstancePath::StorageBuffer);
+    if adapter.ends_with("(Vulkan)") {
+        assert!(default_storage, "Vulkan without vertex storage: {adapter}");
     }
-    // Both paths where the device has them: the same image, one draw each.
-    let mut paths = vec![inst::InstancePath::VertexBuffer];
-    if storage {
-        paths.push(inst::InstancePath::StorageBuffer);
+    let mut runs = vec![(default_storage, default)];
+    let other = if default_storage {
+        "--vertex-buffer"
+    } else {
+        "--storage-buffer"
+    };
+    // The storage path is only forced where the default did not take it on the noop device
+    // (which has no pixels to compare); elsewhere the default says the device lacks it.
+    if default_storage || runs[0].1.noop() {
+        runs.push((
+            !default_storage,
+            run_example("instancing_storage", &[other]),
+        ));
     }
-    for path in paths {
-        let out = inst::render_with(&gpu, path, 2).expect("render");
-        assert_eq!(out.path, path);
-        let what = format!("{path:?} path on {:?}", backend(&gpu));
+    for (storage, run) in runs {
+        let what = format!(
+            "{} path on {adapter}",
+            if storage { "storage" } else { "vertex-buffer" }
+        );
         eprintln!("instancing_storage checked the {what}");
-        let image = out.target.read_rgba8().expect("read back");
-        check_instancing_image(&image, &what);
-        check_instancing_counters(
-            &out.reports.iter().map(|r| r.stats).collect::<Vec<_>>(),
-            path,
+        check_instancing_counters(&frame_counters(&run), storage, &what);
+        if run.noop() {
+            assert_no_png_on_noop(&run);
+            continue;
+        }
+        assert!(
+            run.stdout.contains("wrote instancing_storage.png"),
+            "{}",
+            run.stdout
+        );
+        check_instancing_image(
+            vgpu_tests::load_png(&run.path("instancing_storage.png")),
             &what,
         );
-        let png = vgpu_tests::temp_path("instancing_storage.png");
-        out.target.save_png(&png).expect("png");
-        let (_, _, pixels) = vgpu_tests::load_png(&png);
-        assert_eq!(pixels, image.data, "PNG holds the read-back pixels");
     }
-    assert!(gpu.take_uncaptured_errors().is_empty());
 }
 
 // ---------------------------------------------------------------------------------------------
-// bundle_static_scene
+// bundle_static_scene (its layout, duplicated from examples/bundle_static_scene.rs)
 
-/// The expected image of frame `frame`: each object a `SQUARE`-pixel square at its cell,
-/// moved by the camera's pan (`PAN_PER_FRAME` per frame), clipped to the target.
+/// Objects per row and column.
+const BUNDLE_GRID: u32 = 32;
+/// Draws in the bundle.
+const BUNDLE_DRAWS: u64 = (BUNDLE_GRID * BUNDLE_GRID) as u64;
+/// Pixels between object centers.
+const BUNDLE_CELL: u32 = 4;
+/// Image width and height.
+const BUNDLE_SIZE: u32 = BUNDLE_GRID * BUNDLE_CELL;
+/// Side of each square in pixels.
+const SQUARE: u32 = 2;
+/// Camera motion per frame in pixels (right, down).
+const PAN_PER_FRAME: (u32, u32) = (3, 1);
+/// The clear color in 8-bit RGBA.
+const BUNDLE_CLEAR: [u8; 4] = [0, 0, 0, 255];
+/// Bytes of the camera block (one `mat4x4f`).
+const CAMERA_BYTES: u64 = 64;
+
+/// The color of the object at `(column, row)`.
+fn bundle_color_of(column: u32, row: u32) -> [u8; 4] {
+    [(column * 8) as u8, (row * 8) as u8, 200, 255]
+}
+
+/// The expected image of frame `frame` (0-based): each object a `SQUARE`-pixel square at its
+/// cell, moved by the camera's pan (`PAN_PER_FRAME` per frame), clipped to the target.
 fn bundle_expected(frame: u32) -> Vec<u8> {
-    let size = bundle::SIZE;
-    let clear = clear_rgba8(bundle::CLEAR);
-    let mut image: Vec<u8> = (0..size * size).flat_map(|_| clear).collect();
-    let margin = (bundle::CELL - bundle::SQUARE) / 2;
+    let size = BUNDLE_SIZE;
+    let mut image: Vec<u8> = (0..size * size).flat_map(|_| BUNDLE_CLEAR).collect();
+    let margin = (BUNDLE_CELL - SQUARE) / 2;
     let mut colors = HashMap::new();
-    for row in 0..bundle::GRID {
-        for column in 0..bundle::GRID {
-            let color = bundle::color_of(column, row);
+    for row in 0..BUNDLE_GRID {
+        for column in 0..BUNDLE_GRID {
+            let color = bundle_color_of(column, row);
             assert!(
                 colors.insert(color, (column, row)).is_none(),
                 "colors differ"
             );
-            let x0 = column * bundle::CELL + margin + frame * bundle::PAN_PER_FRAME.0;
-            let y0 = row * bundle::CELL + margin + frame * bundle::PAN_PER_FRAME.1;
-            for y in y0..(y0 + bundle::SQUARE).min(size) {
-                for x in x0..(x0 + bundle::SQUARE).min(size) {
+            let x0 = column * BUNDLE_CELL + margin + frame * PAN_PER_FRAME.0;
+            let y0 = row * BUNDLE_CELL + margin + frame * PAN_PER_FRAME.1;
+            for y in y0..(y0 + SQUARE).min(size) {
+                for x in x0..(x0 + SQUARE).min(size) {
                     let i = ((y * size + x) * 4) as usize;
                     image[i..i + 4].copy_from_slice(&color);
                 }
@@ -259,96 +354,85 @@ fn bundle_expected(frame: u32) -> Vec<u8> {
     image
 }
 
-const BUNDLE_FRAMES: u32 = 4;
-
+/// The bundle holds the 1 024 draws; the first frame's PNG shows the camera of frame 0 (the one
+/// the bundle was recorded with) and the last frame's PNG the camera of the last frame (live
+/// values, not the recorded ones); the counters of the recording and of every frame hold (on the
+/// noop device too).
 #[test]
 fn bundle_replays_a_static_scene_with_a_live_camera() {
-    let Some(gpu) = vgpu_tests::real_gpu() else {
+    let run = run_example("bundle_static_scene", &[]);
+    assert_eq!(
+        run.line("bundle: "),
+        format!("bundle: {BUNDLE_DRAWS} draws")
+    );
+    const { assert!(BUNDLE_DRAWS >= 1000) };
+    let record = parse_counters(run.line("recorded once: "));
+    let frames = frame_counters(&run);
+    check_bundle_counters(&record, &frames);
+    // It explains its steady frame's CPU times: what submit covers, and why a bundle leaves it.
+    run.line("steady frame CPU: encode ");
+    let submit = run.line("  submit = ");
+    assert!(
+        submit.contains("64-byte camera, 1 write_buffer call") && submit.contains("Queue::submit"),
+        "{submit}"
+    );
+    assert!(run.line("  encode = ").contains("execute_bundles"));
+    if run.noop() {
+        assert_no_png_on_noop(&run);
         return;
-    };
-    let out = bundle::render(&gpu, BUNDLE_FRAMES).expect("render");
-    let on = backend(&gpu);
-    assert_eq!(out.bundle_draws, bundle::DRAWS as usize);
-    const { assert!(bundle::DRAWS >= 1000) };
+    }
+    let adapter = run.line("adapter: ");
+    let last = frames.len() as u32 - 1;
+    let (w, h, first_pixels) = vgpu_tests::load_png(&run.path("bundle_static_scene_first.png"));
+    assert_eq!((w, h), (BUNDLE_SIZE, BUNDLE_SIZE));
     assert_image_eq(
-        &out.first.data,
+        &first_pixels,
         &bundle_expected(0),
-        bundle::SIZE,
-        &format!("frame 0 on {on:?}"),
+        BUNDLE_SIZE,
+        &format!("frame 0 on {adapter}"),
     );
-    // The bundle was recorded with the camera of frame 0; the last replay shows the camera of
-    // the last frame (live values), not the recorded one.
-    assert_ne!(bundle_expected(0), bundle_expected(BUNDLE_FRAMES - 1));
+    assert_ne!(bundle_expected(0), bundle_expected(last));
+    let (w, h, last_pixels) = vgpu_tests::load_png(&run.path("bundle_static_scene.png"));
+    assert_eq!((w, h), (BUNDLE_SIZE, BUNDLE_SIZE));
     assert_image_eq(
-        &out.last.data,
-        &bundle_expected(BUNDLE_FRAMES - 1),
-        bundle::SIZE,
-        &format!("frame {} on {on:?}", BUNDLE_FRAMES - 1),
+        &last_pixels,
+        &bundle_expected(last),
+        BUNDLE_SIZE,
+        &format!("frame {last} on {adapter}"),
     );
-    let path = vgpu_tests::temp_path("bundle_static_scene.png");
-    out.target.save_png(&path).expect("png");
-    let (_, _, pixels) = vgpu_tests::load_png(&path);
-    assert_eq!(pixels, out.last.data, "PNG holds the last frame");
-    check_bundle_counters(&out);
-    assert!(gpu.take_uncaptured_errors().is_empty());
 }
 
-fn check_bundle_counters(out: &bundle::Output) {
-    assert_eq!(out.record.operations_recorded, u64::from(bundle::DRAWS));
-    assert_eq!(out.reports.len(), BUNDLE_FRAMES as usize);
-    for (i, r) in out.reports.iter().enumerate() {
+fn check_bundle_counters(record: &HashMap<String, u64>, frames: &[HashMap<String, u64>]) {
+    assert_eq!(record["draws"], BUNDLE_DRAWS, "recorded once");
+    assert!(frames.len() >= 2, "{} frames", frames.len());
+    for (i, s) in frames.iter().enumerate() {
+        assert_eq!(s["draws"], BUNDLE_DRAWS, "frame {i}: the bundle's draws");
         assert_eq!(
-            r.stats.operations_recorded,
-            u64::from(bundle::DRAWS),
-            "frame {i}: the bundle's draws"
-        );
-        assert_eq!(
-            r.stats.set_bind_group_calls, 0,
+            s["set_bind_group calls"], 0,
             "frame {i}: all inside the bundle"
         );
         assert_eq!(
-            r.stats.set_pipeline_calls, 0,
+            s["set_pipeline calls"], 0,
             "frame {i}: all inside the bundle"
         );
-        assert_eq!(r.stats.bind_groups_created, 0, "frame {i}: bind groups");
-        assert_eq!(r.stats.pipelines_created, 0, "frame {i}: pipelines");
+        assert_eq!(s["bind groups created"], 0, "frame {i}: bind groups");
+        assert_eq!(s["pipelines created"], 0, "frame {i}: pipelines");
     }
-    for (i, r) in out.reports.iter().enumerate().skip(1) {
-        let s = &r.stats;
-        assert_eq!(s.buffers_created, 0, "frame {i}: buffers");
-        assert_eq!(s.write_calls, 1, "frame {i}: one write (the camera)");
+    for (i, s) in frames.iter().enumerate().skip(1) {
+        assert_eq!(s["buffers created"], 0, "frame {i}: buffers");
         assert_eq!(
-            s.bytes_uploaded,
-            bundle::CAMERA_BYTES,
+            s["write_buffer calls"], 1,
+            "frame {i}: one write (the camera)"
+        );
+        assert_eq!(
+            s["bytes uploaded"], CAMERA_BYTES,
             "frame {i}: the camera only"
         );
-        assert_eq!(s.slots_captured, 0, "frame {i}: live values, no capture");
+        assert_eq!(s["slots captured"], 0, "frame {i}: live values, no capture");
     }
 }
 
 // ---------------------------------------------------------------------------------------------
-// Counters on the noop device (tier 1): same promises, no pixels.
-
-#[test]
-fn example_counters_hold_on_the_noop_device() {
-    let gpu = Gpu::noop();
-    let out = per_pass_camera::render(&gpu, 3).expect("per_pass_camera");
-    check_per_pass_counters(&out.reports.iter().map(|r| r.stats).collect::<Vec<_>>());
-    for path in [
-        inst::InstancePath::StorageBuffer,
-        inst::InstancePath::VertexBuffer,
-    ] {
-        let out = inst::render_with(&gpu, path, 2).expect("instancing");
-        check_instancing_counters(
-            &out.reports.iter().map(|r| r.stats).collect::<Vec<_>>(),
-            path,
-            &format!("{path:?} on noop"),
-        );
-    }
-    let out = bundle::render(&gpu, BUNDLE_FRAMES).expect("bundle");
-    check_bundle_counters(&out);
-}
-
 // The `scene` binary: its command line and what it says on the noop device.
 
 /// Runs the built `scene` example with `args` and `VGPU_BACKEND=noop`: (exit code, stdout,

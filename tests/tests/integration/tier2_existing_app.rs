@@ -1,57 +1,85 @@
-//! The `existing_app` example: vgpu drawing into an existing wgpu program's device, view,
-//! encoder and render pass, the program submitting. On the env device (tier 2) its pixels
-//! show the program's clear color plus vgpu's three squares, each where its pass's camera put
-//! it; on every device the steady frames create nothing and upload nothing, and the program's
-//! own error handler still receives the errors raised outside vgpu calls.
+//! The `existing_app` example, run as a binary (`vgpu_tests::run_example`): vgpu drawing into an
+//! existing wgpu program's device, view, encoder and render pass, the program submitting. On a
+//! real device the PNG the program writes after each frame shows its clear color plus vgpu's
+//! three squares, each where its pass's camera put it; on every device the steady frames create
+//! nothing and upload nothing, vgpu submits nothing, and the program's own error handler still
+//! receives the errors raised outside vgpu calls.
 
-use vgpu_examples::existing_app::{self, CLEAR_RGBA, OFFSETS, SIZE};
+use vgpu_tests::{parse_counters, run_example};
+
+// Duplicated from examples/existing_app.rs: the program's target size, its clear color in
+// 8-bit RGBA, vgpu's square color (1.0, 0.5, 0.0) in 8-bit RGBA, the three camera offsets.
+const SIZE: u32 = 32;
+const CLEAR_RGBA: [u8; 4] = [51, 102, 153, 255];
+const SQUARE_RGBA: [u8; 4] = [255, 128, 0, 255];
+const OFFSETS: [[f32; 2]; 3] = [[-0.5, -0.5], [0.5, -0.5], [0.0, 0.5]];
+const FRAMES: usize = 3;
+
+/// The pixel a square drawn at clip-space `offset` covers at its center.
+fn center_of(offset: [f32; 2]) -> (u32, u32) {
+    let half = SIZE as f32 / 2.0;
+    (
+        ((offset[0] + 1.0) * half) as u32,
+        ((1.0 - offset[1]) * half) as u32,
+    )
+}
 
 #[test]
 fn vgpu_draws_into_the_apps_view_encoder_and_pass_and_the_app_keeps_its_error_handler() {
-    let app = existing_app::run(3).expect("the program runs");
-    assert_eq!(app.reports.len(), 3);
-    for (i, r) in app.reports.iter().enumerate() {
-        assert_eq!(r.stats.operations_recorded, 3, "frame {i}");
+    let run = run_example("existing_app", &[]);
+    let frames = run.lines_starting("frame ");
+    assert_eq!(frames.len(), FRAMES, "{}", run.stdout);
+    for (i, line) in frames.into_iter().enumerate() {
+        let s = parse_counters(line);
+        assert_eq!(s["draws"], 3, "frame {i}");
         assert_eq!(
-            r.stats.submissions, 0,
+            s["submissions"], 0,
             "frame {i}: the program submits, not vgpu"
         );
         if i > 0 {
             // Steady: the three camera values are resident, no group is built.
-            assert_eq!(r.stats.bind_groups_created, 0, "frame {i}");
-            assert_eq!(r.stats.bytes_uploaded, 0, "frame {i}");
-            assert_eq!(r.stats.buffers_created, 0, "frame {i}");
+            assert_eq!(s["bind groups created"], 0, "frame {i}");
+            assert_eq!(s["bytes uploaded"], 0, "frame {i}");
+            assert_eq!(s["buffers created"], 0, "frame {i}");
         }
     }
-    assert_eq!(app.app_errors.len(), 1, "{:?}", app.app_errors);
-    assert!(
-        app.app_errors[0].contains("MAP_WRITE") || app.app_errors[0].contains("usage"),
-        "{:?}",
-        app.app_errors
-    );
+    // One error reached the program's handler (the invalid buffer's usages), and vgpu logged
+    // only that one, which the program forwarded.
     assert_eq!(
-        app.vgpu_errors.len(),
-        1,
-        "vgpu logs only what the program forwarded: {:?}",
-        app.vgpu_errors
+        run.line("the program's error handler received "),
+        "the program's error handler received 1 error(s); vgpu logged 1 (the forwarded ones)"
     );
-    if app.noop {
+    let handler = run.line("  the program's handler: ");
+    assert!(
+        handler.contains("MAP_WRITE") || handler.contains("usage"),
+        "{handler}"
+    );
+    if run.noop() {
+        assert!(run.stdout.contains("no PNG was written"), "{}", run.stdout);
         eprintln!("noop backend: pixels not checked");
         return;
     }
-    for (frame, image) in app.pixels.iter().enumerate() {
-        assert_eq!(image.len(), (SIZE * SIZE * 4) as usize);
+    for frame in 1..=FRAMES {
+        let file = format!("existing_app_frame{frame}.png");
+        assert!(
+            run.stdout.contains(&format!("wrote {file}")),
+            "{}",
+            run.stdout
+        );
+        let (w, h, image) = vgpu_tests::load_png(&run.path(&file));
+        assert_eq!((w, h), (SIZE, SIZE));
+        let pixel = |x: u32, y: u32| &image[((y * SIZE + x) * 4) as usize..][..4];
         for offset in OFFSETS {
-            let (x, y) = existing_app::center_of(offset);
+            let (x, y) = center_of(offset);
             assert_eq!(
-                existing_app::pixel(image, x, y),
-                [255, 128, 0, 255],
+                pixel(x, y),
+                SQUARE_RGBA,
                 "frame {frame}: square at {offset:?}"
             );
         }
         for (x, y) in [(0, 0), (SIZE - 1, 0), (SIZE / 2, SIZE / 2)] {
             assert_eq!(
-                existing_app::pixel(image, x, y),
+                pixel(x, y),
                 CLEAR_RGBA,
                 "frame {frame}: ({x}, {y}) keeps the program's clear"
             );

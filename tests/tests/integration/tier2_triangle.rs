@@ -1,7 +1,8 @@
-//! Tier 2 (real device): the triangle example's pixels, read back and through its PNG.
+//! Tier 2 (real device): the triangle example's pixels, through the PNG its binary writes; read
+//! backs of targets (blocking and async, several formats); vertex counts of draws.
 
-use vgpu_examples::triangle;
-
+// The triangle example's constants (examples/triangle.rs), duplicated: its 64×64 image, its
+// clear color and its triangle color in 8-bit RGBA.
 const SIZE: u32 = 64;
 const CLEAR: [u8; 4] = [51, 102, 153, 255];
 const TRI: [u8; 4] = [255, 51, 0, 255];
@@ -11,67 +12,76 @@ const TRI: [u8; 4] = [255, 51, 0, 255];
 const INSIDE: [(u32, u32); 4] = [(32, 32), (32, 20), (20, 44), (44, 44)];
 const OUTSIDE: [(u32, u32); 6] = [(0, 0), (63, 63), (32, 10), (32, 52), (10, 32), (53, 32)];
 
+/// Runs the `triangle` binary (needs `cargo build --examples` first when only this crate's tests
+/// are built): on a real device its `triangle.png` holds exactly the triangle and the clear
+/// color; on the noop device it writes no PNG and says so. It exits non-zero on any uncaptured
+/// wgpu error.
 #[test]
-fn triangle_pixels_inside_and_outside_are_exact() {
-    let Some(gpu) = vgpu_tests::real_gpu() else {
-        return;
-    };
-    let target = triangle::render(&gpu, SIZE).expect("render");
-    let image = target.read_rgba8().expect("read back");
-    assert_eq!((image.width, image.height), (SIZE, SIZE));
-    // The async form (what the web uses) reads the same pixels.
-    let again = pollster::block_on(target.read_rgba8_async()).expect("async read back");
-    assert_eq!(again.data, image.data);
-    for (x, y) in INSIDE {
-        assert_eq!(
-            image.pixel(x, y),
-            Some(TRI),
-            "inside at ({x},{y}) on {:?}",
-            gpu.adapter_info().backend
+fn triangle_example_png_pixels_inside_and_outside_are_exact() {
+    let run = vgpu_tests::run_example("triangle", &[]);
+    let path = run.path("triangle.png");
+    if run.noop() {
+        assert!(
+            run.stdout.contains("triangle.png was not written"),
+            "{}",
+            run.stdout
         );
+        assert!(!path.exists(), "no blank PNG on the noop device");
+        return;
+    }
+    assert!(run.stdout.contains("wrote triangle.png"), "{}", run.stdout);
+    let adapter = run.line("adapter: ");
+    let (w, h, pixels) = vgpu_tests::load_png(&path);
+    assert_eq!((w, h), (SIZE, SIZE));
+    let at = |x: u32, y: u32| &pixels[((y * w + x) * 4) as usize..][..4];
+    for (x, y) in INSIDE {
+        assert_eq!(at(x, y), TRI, "inside at ({x},{y}) on {adapter}");
     }
     for (x, y) in OUTSIDE {
-        assert_eq!(
-            image.pixel(x, y),
-            Some(CLEAR),
-            "outside at ({x},{y}) on {:?}",
-            gpu.adapter_info().backend
-        );
+        assert_eq!(at(x, y), CLEAR, "outside at ({x},{y}) on {adapter}");
     }
-    let covered = image.data.chunks_exact(4).filter(|p| *p == TRI).count();
+    let covered = pixels.chunks_exact(4).filter(|p| *p == TRI).count();
     // Area of the triangle: 32 px wide at the base, 32 px tall → 512 px, give or take edge rules.
     assert!((480..=544).contains(&covered), "covered pixels {covered}");
     assert_eq!(
-        image
-            .data
+        pixels
             .chunks_exact(4)
             .filter(|p| *p != TRI && *p != CLEAR)
             .count(),
         0,
         "no other colors without MSAA"
     );
-    assert!(gpu.take_uncaptured_errors().is_empty());
 }
 
+/// The async read-back (what the web uses) reads the same pixels as the blocking one, and a PNG
+/// written from a target holds them.
 #[test]
-fn triangle_png_holds_the_rendered_pixels() {
+fn async_read_back_and_png_hold_the_rendered_pixels() {
     let Some(gpu) = vgpu_tests::real_gpu() else {
         return;
     };
-    let path = vgpu_tests::temp_path("triangle.png");
-    triangle::render(&gpu, SIZE)
-        .expect("render")
-        .save_png(&path)
-        .expect("png");
+    // A gradient, so that a row or channel out of place would show.
+    let draw = vgpu_tests::fullscreen(
+        &gpu,
+        "gradient",
+        "@fragment fn fs_main(@builtin(position) p: vec4f) -> @location(0) vec4f {
+             return vec4f(floor(p.x) / 16.0, floor(p.y) / 16.0, 0.6, 1.0);
+         }",
+    );
+    let target = gpu.target(16, 12).expect("target");
+    gpu.frame(|f| f.pass(vgpu::PassDesc::new(&target), |p| p.draw(&draw)))
+        .expect("frame");
+    let image = target.read_rgba8().expect("read back");
+    assert_eq!((image.width, image.height), (16, 12));
+    assert_ne!(image.pixel(0, 0), image.pixel(15, 11), "a gradient");
+    let again = pollster::block_on(target.read_rgba8_async()).expect("async read back");
+    assert_eq!(again.data, image.data);
+    let path = vgpu_tests::temp_path("gradient.png");
+    target.save_png(&path).expect("png");
     let (w, h, pixels) = vgpu_tests::load_png(&path);
-    assert_eq!((w, h), (SIZE, SIZE));
-    let at = |x: u32, y: u32| &pixels[((y * w + x) * 4) as usize..][..4];
-    for (x, y) in INSIDE {
-        assert_eq!(at(x, y), TRI);
-    }
-    for (x, y) in OUTSIDE {
-        assert_eq!(at(x, y), CLEAR);
-    }
+    assert_eq!((w, h), (16, 12));
+    assert_eq!(pixels, image.data);
+    assert!(gpu.take_uncaptured_errors().is_empty());
 }
 
 #[test]
