@@ -1,0 +1,70 @@
+#!/usr/bin/env bash
+# Instructions per steady frame of the uniform-capture benchmark, per mode, and the ratio to
+# `raw`: runs each mode under `valgrind --tool=callgrind` for F1 and for F2 frames (same warm-up)
+# on the noop device and prints (Ir(F2) - Ir(F1)) / (F2 - F1), which leaves out start-up, warm-up
+# and exit. Instruction counts hardly move with machine load, unlike times.
+#
+#   benches/callgrind-ratio.sh [--scenario static] [--draws 1000] [--passes 2]
+#                              [--modes raw,struct,typed,buffer] [--f1 20] [--f2 120]
+#                              [--warmup 3] [--bin target/release/uniform-capture]
+#
+# Needs valgrind (apt-get install -y valgrind). Without --bin it builds the release binary.
+# One line per mode:
+#   static              1000x2 struct       3,349,791 Ir/frame   1674.9 Ir/draw  1.083x raw
+set -euo pipefail
+
+scenario=static draws=1000 passes=2 modes=raw,struct,typed,buffer f1=20 f2=120 warmup=3 bin=""
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --scenario) scenario=$2; shift 2 ;;
+    --draws) draws=$2; shift 2 ;;
+    --passes) passes=$2; shift 2 ;;
+    --modes) modes=$2; shift 2 ;;
+    --f1) f1=$2; shift 2 ;;
+    --f2) f2=$2; shift 2 ;;
+    --warmup) warmup=$2; shift 2 ;;
+    --bin) bin=$2; shift 2 ;;
+    -h | --help) sed -n '2,12p' "$0"; exit 0 ;;
+    *) echo "callgrind-ratio: unknown argument $1 (try --help)" >&2; exit 2 ;;
+  esac
+done
+command -v valgrind >/dev/null || { echo "callgrind-ratio: valgrind is missing" >&2; exit 2; }
+if [ -z "$bin" ]; then
+  root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+  (cd "$root" && cargo build -q --release -p vgpu-benches --bin uniform-capture)
+  bin="${CARGO_TARGET_DIR:-$root/target}/release/uniform-capture"
+fi
+tmp="$(mktemp -d)"
+trap 'rm -rf "$tmp"' EXIT
+
+# Total instructions of one run of `frames` frames.
+instructions() { # mode frames
+  local out="$tmp/$1-$2.out"
+  # A fixed mmap threshold: glibc otherwise moves it with the run's allocations, and the copies
+  # realloc makes (wgpu's per-pass vectors) then differ between the two runs.
+  GLIBC_TUNABLES=glibc.malloc.mmap_threshold=131072 \
+    valgrind --tool=callgrind --callgrind-out-file="$out" "$bin" --mode "$1" \
+    --scenario "$scenario" --draws "$draws" --passes "$passes" --frames "$2" \
+    --warmup "$warmup" --backend noop --json >/dev/null 2>"$tmp/log" \
+    || { cat "$tmp/log" >&2; exit 1; }
+  awk '/^(summary|totals):/ { print $2; exit }' "$out"
+}
+
+raw_per_frame=""
+IFS=, read -r -a mode_list <<<"$modes"
+for mode in "${mode_list[@]}"; do
+  a=$(instructions "$mode" "$f1")
+  b=$(instructions "$mode" "$f2")
+  per_frame=$(( (b - a) / (f2 - f1) ))
+  [ "$mode" = raw ] && raw_per_frame=$per_frame
+  awk -v s="$scenario" -v d="$draws" -v p="$passes" -v m="$mode" -v f="$per_frame" \
+      -v r="$raw_per_frame" 'function commas(n,   s, out) {
+        s = sprintf("%d", n); out = ""
+        while (length(s) > 3) { out = "," substr(s, length(s) - 2) out; s = substr(s, 1, length(s) - 3) }
+        return s out
+      }
+      BEGIN {
+        ratio = (r == "" ? "" : sprintf("%6.3fx raw", f / r))
+        printf "%-19s %4dx%d %-10s %13s Ir/frame %8.1f Ir/draw  %s\n", s, d, p, m, commas(f), f / (d * p), ratio
+      }'
+done
