@@ -17,9 +17,9 @@ use crate::descriptors::{DrawRange, GpuId, TargetSignature};
 use crate::draw::Draw;
 use crate::error::{FrameError, Result, foreign_gpu};
 use crate::gpu::Gpu;
-use crate::inspect::RecordPath;
 use crate::report::FrameReport;
 use crate::report::SurfaceSkip;
+use crate::state::inspect::RecordPath;
 use crate::state::{
     HeldState, InspectRecorder, MAX_TIMED_PASSES, PassBindings, PassInspect, TimedPasses,
 };

@@ -21,47 +21,10 @@
 //! Groups built before the switch was turned on are unknown to it (their bindings log
 //! `buffer: None`): switch it on before recording anything.
 
-use std::sync::Arc;
-
 pub use vgpu_uniforms::{BufferKey, EngineConfig, PageKey};
 
 use crate::gpu::Gpu;
-
-/// How a draw was recorded.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum RecordPath {
-    /// From the draw's fast record (memoized bind groups and offsets, stamps compared).
-    Fast,
-    /// Through the full path (pipeline lookup, a resolve per value, bind-group memo checks).
-    Full,
-}
-
-/// One buffer binding of one recorded draw: where the GPU would read it.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct RecordedBinding {
-    /// The draw's number among the draws logged since the inspector was switched on (from 1):
-    /// the bindings of one draw share it.
-    pub draw_seq: u64,
-    /// The pass's number among the passes begun since the inspector was switched on (from 1).
-    pub pass: u64,
-    /// The draw's label.
-    pub draw: Arc<str>,
-    /// How the draw was recorded.
-    pub path: RecordPath,
-    /// `@group` of the binding.
-    pub group: u32,
-    /// `@binding` of the binding.
-    pub binding: u32,
-    /// The WGSL name of the binding.
-    pub name: Arc<str>,
-    /// The capture engine's buffer the bound group was built on, at this binding; `None` when
-    /// nothing was bound at the group index, the group was built before the inspector was on,
-    /// or the buffer is not the engine's (a user buffer bound by identity).
-    pub buffer: Option<BufferKey>,
-    /// The byte offset read: the group's offset for the entry plus, for an entry with a dynamic
-    /// offset, the dynamic offset passed with the group (`u64::MAX` if none was).
-    pub offset: u64,
-}
+pub use crate::state::inspect::{RecordPath, RecordedBinding};
 
 impl Gpu {
     /// Switches the binding inspector on (with an empty log) or off (dropping its log). A

@@ -11,13 +11,14 @@
 
 mod assign;
 mod blocks;
-mod inspect;
+pub(crate) mod inspect;
 mod lock;
 mod memo;
 mod operation;
 mod pipeline;
 mod program;
 mod record;
+mod recorder;
 mod resource_uses;
 mod resources;
 mod timing;
