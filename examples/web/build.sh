@@ -9,7 +9,10 @@ root="$(cd "$here/../.." && pwd)"
 out="${1:-$here/pkg}"
 cd "$root"
 
-rustup target add wasm32-unknown-unknown
+# Exit status 2: the environment lacks something that could not be installed (no network…);
+# anything else that fails is a real failure (the build).
+rustup target add wasm32-unknown-unknown \
+  || { echo "build.sh: rustup could not install the wasm32-unknown-unknown target" >&2; exit 2; }
 version="$(awk '/^name = "wasm-bindgen"$/ { getline; gsub(/version = |"/, ""); print; exit }' Cargo.lock)"
 [ -n "$version" ] || { echo "build.sh: no wasm-bindgen in Cargo.lock" >&2; exit 1; }
 if [ "$(wasm-bindgen --version 2>/dev/null | awk '{print $2}')" != "$version" ]; then
@@ -17,7 +20,8 @@ if [ "$(wasm-bindgen --version 2>/dev/null | awk '{print $2}')" != "$version" ];
   # --locked first (the CLI's own lock file); if the registry no longer resolves that lock
   # (a yanked or missing pinned dependency), without it.
   cargo install --locked wasm-bindgen-cli --version "$version" \
-    || cargo install wasm-bindgen-cli --version "$version"
+    || cargo install wasm-bindgen-cli --version "$version" \
+    || { echo "build.sh: wasm-bindgen-cli $version could not be installed" >&2; exit 2; }
 fi
 
 cargo build --release --target wasm32-unknown-unknown -p vgpu-web
