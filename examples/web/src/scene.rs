@@ -141,13 +141,14 @@ impl Scene {
         frame: u32,
     ) -> Result<FrameReport> {
         gpu.frame(|f| {
-            for view in 0..CAMERAS.len() {
+            for (view, (name, _, _)) in CAMERAS.iter().enumerate() {
                 self.camera
                     .set(value! { view_projection: camera(view, frame) })?;
                 let x = (view as u32 * VIEW) as f32;
-                let desc = PassDesc::new(target)
-                    .label(CAMERAS[view].0)
-                    .viewport(x, 0.0, VIEW as f32, VIEW as f32);
+                let desc =
+                    PassDesc::new(target)
+                        .label(name)
+                        .viewport(x, 0.0, VIEW as f32, VIEW as f32);
                 let desc = if view == 0 {
                     desc.clear(CLEAR)
                 } else {

@@ -109,9 +109,7 @@ async fn run() -> Result<String, Failure> {
     // The same frame into an offscreen target, read back without blocking; on WebGL2 the
     // read-back completes at a later poll of the device, so poll once per animation frame.
     let target = gpu.target(WIDTH, HEIGHT).map_err(vgpu_error)?;
-    scene
-        .frame(&gpu, &target, FRAMES - 1)
-        .map_err(vgpu_error)?;
+    scene.frame(&gpu, &target, FRAMES - 1).map_err(vgpu_error)?;
     let image = Rc::new(RefCell::new(None));
     {
         let (image, target) = (image.clone(), target.clone());
@@ -141,7 +139,10 @@ async fn run() -> Result<String, Failure> {
     if let Some(e) = errors.first() {
         return Err((
             "VGPU-UNCAPTURED".to_owned(),
-            format!("{} uncaptured wgpu error(s), the first: {e:?}", errors.len()),
+            format!(
+                "{} uncaptured wgpu error(s), the first: {e:?}",
+                errors.len()
+            ),
         ));
     }
 
@@ -149,7 +150,10 @@ async fn run() -> Result<String, Failure> {
     for (i, (x, y, _)) in PROBES.iter().enumerate() {
         let [r, g, b, a] = image.pixel(*x, *y).unwrap_or([0; 4]);
         let sep = if i == 0 { "" } else { "," };
-        let _ = write!(pixels, "{sep}{{\"x\":{x},\"y\":{y},\"rgba\":[{r},{g},{b},{a}]}}");
+        let _ = write!(
+            pixels,
+            "{sep}{{\"x\":{x},\"y\":{y},\"rgba\":[{r},{g},{b},{a}]}}"
+        );
     }
     Ok(format!(
         "{{\"requested\":{},\"backend\":{},\"adapter\":{},\"surface_format\":{},\
