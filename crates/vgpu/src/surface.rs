@@ -120,7 +120,9 @@ impl std::fmt::Debug for Surface {
 impl Gpu {
     /// Creates a device that can present to `window` (anything wgpu accepts as a
     /// `SurfaceTarget`, such as an `Arc<winit::window::Window>`) and the window's surface,
-    /// blocking. On GL, set [`GpuOptions::display`] to the window's display.
+    /// blocking. On GL, set [`GpuOptions::display`] to the window's display. On the web a
+    /// `<canvas>` is the window: `wgpu::SurfaceTarget::Canvas(canvas)` with
+    /// [`new_for_window_async`](Self::new_for_window_async) (WebGL2 needs it at adapter creation).
     pub fn new_for_window(
         options: &GpuOptions,
         window: impl Into<wgpu::SurfaceTarget<'static>>,

@@ -1,0 +1,149 @@
+#!/usr/bin/env python3
+"""Drives headless Chromium (Selenium + chromedriver) over the built web example, once per
+backend: waits for `DONE {json}` in document.title, checks the steady counters (0 bind groups
+created, 0 bytes uploaded over the checked frames), the read-back pixels the page reports and
+the same pixels in a screenshot of the canvas. One line per backend; exit status 1 on a
+failure. WebGPU is skipped (not failed) when the browser gives no adapter.
+
+usage: browser_test.py URL [backend ...]   (backends: webgl, webgpu; default both)
+"""
+import json
+import struct
+import sys
+import time
+import zlib
+
+from selenium import webdriver
+from selenium.webdriver.chrome.service import Service
+
+# Expected pixels (x, y, rgba) of a steady frame, in canvas pixels: the page's scene::PROBES,
+# written out again here from the geometry (three 64x64 views: front, shifted, zoomed out).
+PROBES = [
+    (16, 48, (255, 0, 0, 255)), (48, 48, (0, 255, 0, 255)),
+    (32, 16, (0, 0, 255, 255)), (4, 4, (0, 0, 0, 255)),
+    (88, 40, (255, 0, 0, 255)), (120, 40, (0, 255, 0, 255)),
+    (104, 8, (0, 0, 255, 255)), (80, 48, (0, 0, 0, 255)),
+    (152, 40, (255, 0, 0, 255)), (168, 40, (0, 255, 0, 255)),
+    (160, 24, (0, 0, 255, 255)), (144, 48, (0, 0, 0, 255)),
+]
+FLAGS = [
+    "--headless=new", "--no-sandbox", "--enable-unsafe-webgpu", "--enable-features=Vulkan",
+    "--use-vulkan=swiftshader", "--use-angle=swiftshader", "--enable-unsafe-swiftshader",
+    "--window-size=400,300", "--force-device-scale-factor=1", "--disable-gpu-sandbox",
+]
+TIMEOUT_S = 60
+
+
+def decode_png(data):
+    """RGBA rows of an 8-bit RGB or RGBA, non-interlaced PNG (what Chromium's screenshots are)."""
+    assert data[:8] == b"\x89PNG\r\n\x1a\n", "not a PNG"
+    pos, idat = 8, b""
+    while pos < len(data):
+        (length,) = struct.unpack(">I", data[pos:pos + 4])
+        kind, body = data[pos + 4:pos + 8], data[pos + 8:pos + 8 + length]
+        if kind == b"IHDR":
+            width, height, depth, color, _, _, interlace = struct.unpack(">IIBBBBB", body)
+            assert depth == 8 and color in (2, 6) and interlace == 0, "unsupported PNG"
+        elif kind == b"IDAT":
+            idat += body
+        pos += 12 + length
+    channels = 4 if color == 6 else 3
+    raw, stride, rows, prev = zlib.decompress(idat), width * channels, [], bytearray(width * channels)
+    for y in range(height):
+        f, line = raw[y * (stride + 1)], bytearray(raw[y * (stride + 1) + 1:(y + 1) * (stride + 1)])
+        for i in range(stride):
+            a = line[i - channels] if i >= channels else 0
+            b, c = prev[i], prev[i - channels] if i >= channels else 0
+            if f == 1:
+                line[i] = (line[i] + a) & 255
+            elif f == 2:
+                line[i] = (line[i] + b) & 255
+            elif f == 3:
+                line[i] = (line[i] + (a + b) // 2) & 255
+            elif f == 4:
+                p = a + b - c
+                pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
+                line[i] = (line[i] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 255
+        rows.append(bytes(line))
+        prev = line
+    def pixel(x, y):
+        px = rows[y][x * channels:(x + 1) * channels]
+        return tuple(px) + ((255,) if channels == 3 else ())
+    return width, height, pixel
+
+
+def run(url, backend, driver):
+    """('ok' | 'skip' | 'fail', line)."""
+    driver.get(f"{url}?backend={backend}")
+    deadline, title = time.time() + TIMEOUT_S, ""
+    while time.time() < deadline:
+        title = driver.title
+        if title.startswith(("DONE ", "ERROR ")):
+            break
+        time.sleep(0.1)
+    else:
+        return "fail", f"no result after {TIMEOUT_S} s (title {title!r})"
+    verb, _, body = title.partition(" ")
+    result = json.loads(body)
+    if verb == "ERROR":
+        no_adapter = result.get("code") == "VGPU-DEVICE-NO-ADAPTER"
+        if backend == "webgpu" and no_adapter:
+            return "skip", f"the browser gives no WebGPU adapter ({result.get('message')})"
+        return "fail", f"{result.get('code')}: {result.get('message')}"
+    problems = []
+    expected_backend = {"webgl": "Gl", "webgpu": "BrowserWebGpu"}[backend]
+    if result["backend"] != expected_backend:
+        problems.append(f"backend {result['backend']}, expected {expected_backend}")
+    checked = result["checked"]
+    if (checked["bind_groups_created"], checked["bytes_uploaded"]) != (0, 0):
+        problems.append(f"steady frames not steady: {checked}")
+    if result["first_frame"]["bind_groups_created"] == 0:
+        problems.append("the first frame created no bind group (nothing counted?)")
+    if result["skipped_frames"]:
+        problems.append(f"{result['skipped_frames']} frame(s) skipped")
+    reported = {(p["x"], p["y"]): tuple(p["rgba"]) for p in result["pixels"]}
+    shot_w, shot_h, shot = decode_png(driver.get_screenshot_as_png())
+    for x, y, rgba in PROBES:
+        if reported.get((x, y)) != rgba:
+            problems.append(f"read-back ({x},{y}) = {reported.get((x, y))}, expected {rgba}")
+        on_screen = shot(x, y) if x < shot_w and y < shot_h else None
+        if on_screen != rgba:
+            problems.append(f"canvas ({x},{y}) = {on_screen}, expected {rgba}")
+    summary = (
+        f"adapter {result['adapter']!r} ({result['backend']}, surface {result['surface_format']}), "
+        f"{result['frames']} frames ({result['animated_frames']} animated), "
+        f"last {result['checked_frames']}: {checked['bind_groups_created']} bind groups created, "
+        f"{checked['bytes_uploaded']} bytes uploaded; first frame: "
+        f"{result['first_frame']['bind_groups_created']} bind groups, "
+        f"{result['first_frame']['bytes_uploaded']} bytes; {len(PROBES)} pixels checked in the "
+        f"read-back and in the canvas screenshot"
+    )
+    if problems:
+        return "fail", summary + "\n    " + "\n    ".join(problems)
+    return "ok", summary
+
+
+def main():
+    url, backends = sys.argv[1], sys.argv[2:] or ["webgl", "webgpu"]
+    options = webdriver.ChromeOptions()
+    options.binary_location = "/usr/lib/chromium/chromium"
+    for flag in FLAGS:
+        options.add_argument(flag)
+    failed = False
+    for backend in backends:
+        # A fresh browser per backend: a lost GPU process in one run cannot spoil the next.
+        driver = webdriver.Chrome(options=options, service=Service("/usr/bin/chromedriver"))
+        try:
+            driver.set_page_load_timeout(TIMEOUT_S)
+            status, line = run(url, backend, driver)
+        except Exception as e:  # noqa: BLE001 - reported as this backend's failure
+            status, line = "fail", f"{type(e).__name__}: {e}"
+        finally:
+            driver.quit()
+        print(f"web {backend}: {status.upper()} {line}", flush=True)
+        failed |= status == "fail"
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
