@@ -39,9 +39,9 @@ pub use layout::{
 };
 pub use plan::WritePlan;
 pub use reflect::{BindingInfo, BindingKind, EntryPointInfo, FragmentOutput, Stage, VertexInput};
-pub use set_error::{PackContext, SetError, TypedLayoutError};
+pub use set_error::{PackContext, SetError, TypedLayoutError, TypedMismatch};
 pub use shader::{MemberRef, Shader, ShaderOptions, naga_capabilities};
 pub use shader_error::ShaderError;
-pub use typed_shape::{RustField, RustShape, TypedMismatch};
+pub use typed_shape::{RustField, RustShape};
 pub use value::{FieldName, StructBuilder, Value};
 pub use wait::block_on;

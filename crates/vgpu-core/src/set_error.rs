@@ -152,7 +152,7 @@ pub struct TypedLayoutError {
     /// Where they differ (`$.light.color`; `$` is the binding's value).
     pub path: Box<str>,
     /// The kind of difference.
-    pub kind: crate::typed_shape::TypedMismatch,
+    pub kind: TypedMismatch,
     /// What the WGSL type has there.
     pub expected: Box<str>,
     /// What the Rust type has there.
@@ -234,6 +234,43 @@ pub fn did_you_mean<'a>(
         }
     }
     best.map(|(_, c)| format!("did you mean `{c}`?").into())
+}
+
+/// What kind of difference a typed-layout check found (stable names, see
+/// [`TypedMismatch::as_str`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum TypedMismatch {
+    /// The fields are the WGSL members in another order.
+    Order,
+    /// A field's type does not match the member's WGSL type.
+    Type,
+    /// A WGSL member has no field in the Rust type.
+    MissingField,
+    /// A Rust field has no WGSL member.
+    ExtraField,
+    /// Same members and types, other offsets or size (`@align`/`@size` attributes in the WGSL, or
+    /// a Rust array laid out as a vector).
+    Padding,
+}
+
+impl TypedMismatch {
+    /// `order`, `type`, `missing field`, `extra field` or `padding`.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            TypedMismatch::Order => "order",
+            TypedMismatch::Type => "type",
+            TypedMismatch::MissingField => "missing field",
+            TypedMismatch::ExtraField => "extra field",
+            TypedMismatch::Padding => "padding",
+        }
+    }
+}
+
+impl std::fmt::Display for TypedMismatch {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
 }
 
 #[cfg(test)]

@@ -11,7 +11,7 @@
 use std::fmt::Write as _;
 
 use crate::layout::{LayoutKind, ScalarType, TypeLayout};
-use crate::set_error::{PackContext, SetError, TypedLayoutError, did_you_mean};
+use crate::set_error::{PackContext, SetError, TypedLayoutError, TypedMismatch, did_you_mean};
 
 /// The WGSL layout a Rust type is written in (see the module doc).
 ///
@@ -68,43 +68,6 @@ pub struct RustField {
     pub offset: usize,
     /// The field's shape.
     pub shape: &'static RustShape,
-}
-
-/// What kind of difference a typed-layout check found (stable names, see
-/// [`TypedMismatch::as_str`]).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-#[non_exhaustive]
-pub enum TypedMismatch {
-    /// The fields are the WGSL members in another order.
-    Order,
-    /// A field's type does not match the member's WGSL type.
-    Type,
-    /// A WGSL member has no field in the Rust type.
-    MissingField,
-    /// A Rust field has no WGSL member.
-    ExtraField,
-    /// Same members and types, other offsets or size (`@align`/`@size` attributes in the WGSL, or
-    /// a Rust array laid out as a vector).
-    Padding,
-}
-
-impl TypedMismatch {
-    /// `order`, `type`, `missing field`, `extra field` or `padding`.
-    pub const fn as_str(self) -> &'static str {
-        match self {
-            TypedMismatch::Order => "order",
-            TypedMismatch::Type => "type",
-            TypedMismatch::MissingField => "missing field",
-            TypedMismatch::ExtraField => "extra field",
-            TypedMismatch::Padding => "padding",
-        }
-    }
-}
-
-impl std::fmt::Display for TypedMismatch {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
 }
 
 /// `roundUp(align, n)`, for the layout constants of `vgpu::Uniform` impls.
