@@ -40,8 +40,9 @@
 
 use std::any::TypeId;
 
+pub use vgpu_core::TypedMismatch;
 use vgpu_core::layout::ScalarType;
-pub use vgpu_core::typed_shape::{RustField, RustShape, TypedMismatch, const_max, round_up};
+pub use vgpu_core::typed_shape::{RustField, RustShape, const_max, round_up};
 
 /// A Rust type with a WGSL host-shareable layout, set on uniform and storage bindings as a typed
 /// value (see the [module doc](self)). Derive it for structs with `#[derive(vgpu::Uniform)]`.
