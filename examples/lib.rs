@@ -1,13 +1,11 @@
 //! Helpers shared by the vgpu examples that are not what the examples teach (exit codes, the
-//! counter lines they print, quantiles, matrices for `scene`, the `--plot` chart), and the `scene` example's
+//! counter lines they print, quantiles, the `--plot` chart), and the `scene` example's
 //! rendering (also called by the `window` example and the tests). The small examples
 //! (`triangle`, `per_pass_camera`, `instancing_storage`, `bundle_static_scene`, `existing_app`)
 //! hold all their rendering code in their own file; the tests run their binaries.
 
-// The small examples use glam (vgpu's `glam` feature); `scene`, `window` and the regression tests
-// still use these column-major arrays.
-#[path = "lib/mat4.rs"]
-pub mod mat4;
+// Matrices and vectors come from glam (vgpu's `glam` feature), in the examples, the scene and
+// the tests alike: `glam::Mat4` is column-major, as WGSL's `mat4x4f` reads it.
 
 #[path = "lib/scene.rs"]
 pub mod scene;

@@ -30,7 +30,7 @@ use vgpu::{
     VertexBuffer, value,
 };
 
-use crate::mat4::{self, Mat4};
+use glam::{Mat4, Vec3};
 
 /// What to build. `Default` is the full scene: 640×480 main target, two 1024² shadow maps,
 /// 39×38 pillars + 17 moving cubes + the ground = 1 500 objects (4 500 draws per frame).
@@ -177,7 +177,7 @@ pub struct CameraUniform {
 impl CameraUniform {
     fn new(view_projection: &Mat4) -> CameraUniform {
         CameraUniform {
-            view_projection: mat4::columns(view_projection),
+            view_projection: view_projection.to_cols_array_2d(),
         }
     }
 }
@@ -222,10 +222,9 @@ pub struct Placement {
 impl Placement {
     /// The world matrix.
     pub fn world(&self) -> Mat4 {
-        mat4::mul(
-            &mat4::translate(self.position),
-            &mat4::mul(&mat4::rotate_y(self.yaw), &mat4::scale(self.size)),
-        )
+        Mat4::from_translation(Vec3::from(self.position))
+            * Mat4::from_rotation_y(self.yaw)
+            * Mat4::from_scale(Vec3::from(self.size))
     }
 
     /// The smallest `t` in `0..t_max` where `origin + t · dir` enters the box, if any.
@@ -234,7 +233,7 @@ impl Placement {
         let (s, c) = (-self.yaw).sin_cos();
         let local = |v: [f32; 3], point: bool| {
             let v = if point {
-                mat4::sub(v, self.position)
+                (Vec3::from(v) - Vec3::from(self.position)).to_array()
             } else {
                 v
             };
@@ -333,7 +332,7 @@ fn hash(i: u32) -> f32 {
 
 fn object_value(placement: &Placement, color: [f32; 4]) -> ObjectUniform {
     ObjectUniform {
-        world: mat4::columns(&placement.world()),
+        world: placement.world().to_cols_array_2d(),
         color,
     }
 }
@@ -532,18 +531,18 @@ impl Scene {
     pub fn view_projection_at(&self, time: f32, aspect: f32) -> Mat4 {
         // Far enough for the ground's far corners from anywhere on the orbit.
         let far = 2.0 * (self.orbit_radius() + 2.0 * self.extent() + 4.0);
-        let projection = mat4::perspective(FOV_Y, aspect, 0.5, far);
-        let view = mat4::look_at(self.eye(time), [0.0, 0.0, 0.0], [0.0, 1.0, 0.0]);
-        mat4::mul(&projection, &view)
+        let projection = Mat4::perspective_rh(FOV_Y, aspect, 0.5, far);
+        let view = Mat4::look_at_rh(Vec3::from(self.eye(time)), Vec3::ZERO, Vec3::Y);
+        projection * view
     }
 
     /// The direction (not normalized) from [`eye`](Self::eye) through the center of pixel
     /// `(x, y)` of the main target at `time`: where that pixel's sample looks.
     pub fn pixel_ray(&self, time: f32, x: u32, y: u32) -> [f32; 3] {
         let eye = self.eye(time);
-        let f = mat4::normalize(mat4::sub([0.0, 0.0, 0.0], eye));
-        let s = mat4::normalize(mat4::cross(f, [0.0, 1.0, 0.0]));
-        let u = mat4::cross(s, f);
+        let f = (Vec3::ZERO - Vec3::from(eye)).normalize();
+        let s = f.cross(Vec3::Y).normalize();
+        let u = s.cross(f);
         let (w, h) = (self.config.width as f32, self.config.height as f32);
         let tan = (FOV_Y / 2.0).tan();
         let nx = ((x as f32 + 0.5) / w * 2.0 - 1.0) * tan * w / h;
@@ -553,7 +552,7 @@ impl Scene {
 
     /// The pixel `(x, y)` where world point `p` lands in the main target at `time`, if inside.
     pub fn project(&self, time: f32, p: [f32; 3]) -> Option<(u32, u32)> {
-        let c = mat4::transform_point(&self.view_projection(time), p);
+        let c = self.view_projection(time) * Vec3::from(p).extend(1.0);
         if c[3] <= 0.0 {
             return None;
         }
@@ -777,14 +776,10 @@ fn placements_movers(config: &SceneConfig, time: f32) -> Vec<Placement> {
 fn scene_lights(config: &SceneConfig) -> [Light; 2] {
     let e = grid_extent(config) + 2.0;
     let make = |direction: [f32; 3], color: [f32; 3]| {
-        let direction = mat4::normalize(direction);
+        let direction = Vec3::from(direction).normalize();
         let distance = 4.0 * e;
-        let eye = [
-            -direction[0] * distance,
-            -direction[1] * distance,
-            -direction[2] * distance,
-        ];
-        let view = mat4::look_at(eye, [0.0, 0.0, 0.0], [0.0, 1.0, 0.0]);
+        let eye = -direction * distance;
+        let view = Mat4::look_at_rh(eye, Vec3::ZERO, Vec3::Y);
         // Fit the box [-e, e] × [-0.2, 5] × [-e, e] in light space.
         let (mut lo, mut hi) = ([f32::MAX; 3], [f32::MIN; 3]);
         for corner in 0..8 {
@@ -793,18 +788,18 @@ fn scene_lights(config: &SceneConfig) -> [Light; 2] {
                 if corner & 2 == 0 { -0.2 } else { 5.0 },
                 if corner & 4 == 0 { -e } else { e },
             ];
-            let v = mat4::transform_point(&view, p);
+            let v = view * Vec3::from(p).extend(1.0);
             for a in 0..3 {
                 lo[a] = lo[a].min(v[a]);
                 hi[a] = hi[a].max(v[a]);
             }
         }
         // View space looks down −z: near/far are distances, so negate and swap.
-        let projection = mat4::orthographic(lo[0], hi[0], lo[1], hi[1], -hi[2], -lo[2]);
+        let projection = Mat4::orthographic_rh(lo[0], hi[0], lo[1], hi[1], -hi[2], -lo[2]);
         Light {
-            direction,
+            direction: direction.to_array(),
             color,
-            view_projection: mat4::mul(&projection, &view),
+            view_projection: projection * view,
         }
     };
     [

@@ -2,10 +2,10 @@
 
 use std::num::NonZeroU64;
 
+use glam::{Mat4, Vec3};
 use vgpu::{
     Bind, Buffer, BufferDesc, Draw, DrawDesc, FrameReport, Gpu, SharedUniforms, Target, value,
 };
-use vgpu_examples::mat4;
 
 use super::{
     CLEAR, LEFT, RIGHT, TRIANGLE_SHADER, WHITE, assert_pixel, assert_zero_work, raw_uniform, world,
@@ -61,7 +61,7 @@ fn quads(gpu: &Gpu) -> Quads {
     let shader = gpu.shader("quad", QUAD_SHADER).expect("shader");
     let align = u64::from(gpu.context().limits().min_uniform_buffer_offset_alignment);
     let camera = gpu
-        .uniforms(value! { view_projection: mat4::IDENTITY })
+        .uniforms(value! { view_projection: Mat4::IDENTITY })
         .expect("camera");
     let paint = gpu
         .buffer_init(
@@ -100,7 +100,7 @@ fn quads(gpu: &Gpu) -> Quads {
             d.set("frame", &camera).expect("frame");
             d.set(
                 "object",
-                value! { world: mat4::mul(&mat4::translate(*center), &mat4::scale([0.5, 0.5, 1.0])) },
+                value! { world: Mat4::from_translation(Vec3::from(*center)) * Mat4::from_scale(Vec3::new(0.5, 0.5, 1.0)) },
             )
             .expect("object");
             let paint_bind = match i {
@@ -165,7 +165,7 @@ fn f_bundle_keeps_draws_blocks_and_buffers_alive_after_the_user_drops_them() {
     let mut peak = 0;
     for round in 0..3 {
         let camera = gpu
-            .uniforms(value! { view_projection: mat4::IDENTITY })
+            .uniforms(value! { view_projection: Mat4::IDENTITY })
             .expect("camera");
         // Enough objects to need pages of their own at any slot alignment (3 000 × 256 B).
         let temp: Vec<Draw> = (0..3000)
@@ -240,7 +240,7 @@ fn f_bundle_replays_see_values_set_after_recording() {
         [1.0, 1.0, 1.0, 1.0],
         [0.0, 0.0, 0.0, 1.0],
     ];
-    let flip = mat4::scale([1.0, -1.0, 1.0]);
+    let flip = Mat4::from_scale(Vec3::new(1.0, -1.0, 1.0));
     q.camera
         .set(value! { view_projection: flip })
         .expect("camera");
@@ -265,7 +265,7 @@ fn f_bundle_replays_see_values_set_after_recording() {
     );
     // A value set inside the frame, before the replay, is seen too (bundles read live).
     gpu.frame(|f| {
-        q.camera.set(value! { view_projection: mat4::IDENTITY })?;
+        q.camera.set(value! { view_projection: Mat4::IDENTITY })?;
         q.draws[3].set("paint", value! { color: COLORS[3] })?;
         f.pass(&target, |p| p.execute(&bundle))
     })
@@ -328,12 +328,12 @@ fn f_block_pinned_by_a_bundle_keeps_per_pass_snapshots_for_other_draws() {
     };
     let shader = gpu.shader("triangle", TRIANGLE_SHADER).expect("shader");
     let camera = gpu
-        .uniforms(value! { view_projection: mat4::IDENTITY })
+        .uniforms(value! { view_projection: Mat4::IDENTITY })
         .expect("camera");
     let make = || {
         let d = gpu.draw(&shader, DrawDesc::default()).expect("draw");
         d.set("frame", &camera).expect("frame");
-        d.set("object", value! { world: mat4::IDENTITY })
+        d.set("object", value! { world: Mat4::IDENTITY })
             .expect("object");
         d
     };
@@ -345,8 +345,8 @@ fn f_block_pinned_by_a_bundle_keeps_per_pass_snapshots_for_other_draws() {
     let bundle = gpu
         .bundle("pinned", targets[1].signature(), |b| b.draw(&bundled))
         .expect("bundle");
-    let a = mat4::translate([-0.5, 0.0, 0.0]);
-    let b = mat4::translate([0.5, 0.0, 0.0]);
+    let a = Mat4::from_translation(Vec3::new(-0.5, 0.0, 0.0));
+    let b = Mat4::from_translation(Vec3::new(0.5, 0.0, 0.0));
     for frame in 0..4 {
         let r = gpu
             .frame(|f| {

@@ -1,7 +1,7 @@
 //! (d) frame-end work does not grow with cache size × captures.
 
+use glam::Mat4;
 use vgpu::{Buffer, Draw, DrawDesc, Gpu, StatsSnapshot};
-use vgpu_examples::mat4::{self, Mat4};
 
 use super::{SEED_SHADER, Scenario, SeedScene, world};
 
@@ -85,10 +85,14 @@ fn replaced_buffer_deltas(n: usize) -> Vec<StatsSnapshot> {
     let gpu = Gpu::noop();
     let shader = gpu.shader("seed.wgsl", SEED_SHADER).expect("shader");
     let uniform = |label: String, m: &Mat4| -> Buffer {
-        gpu.buffer_init(&label, bytemuck::cast_slice(m), wgpu::BufferUsages::UNIFORM)
-            .expect("buffer")
+        gpu.buffer_init(
+            &label,
+            bytemuck::cast_slice(&m.to_cols_array()),
+            wgpu::BufferUsages::UNIFORM,
+        )
+        .expect("buffer")
     };
-    let camera = uniform("camera".into(), &mat4::IDENTITY);
+    let camera = uniform("camera".into(), &Mat4::IDENTITY);
     let mut objects: Vec<Buffer> = (0..n)
         .map(|i| uniform(format!("object {i}"), &world(i)))
         .collect();

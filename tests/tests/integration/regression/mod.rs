@@ -24,8 +24,8 @@ mod shared_block_between_passes;
 mod unchanged_values_reuploaded;
 mod warm_frame_extra_work;
 
+use glam::{Mat4, Vec3};
 use vgpu::{Draw, DrawDesc, FrameReport, Gpu, SharedUniforms, StatsSnapshot, Target, value};
-use vgpu_examples::mat4::{self, Mat4};
 
 /// The seed's shader, verbatim but for the `snake_case` member name.
 const SEED_SHADER: &str = "
@@ -58,12 +58,12 @@ const CLEAR: [u8; 4] = [0, 0, 0, 0];
 
 /// A distinct world matrix per object (a translation, so every object packs differently).
 fn world(i: usize) -> Mat4 {
-    mat4::translate([i as f32 * 0.001, 0.0, 0.0])
+    Mat4::from_translation(Vec3::new(i as f32 * 0.001, 0.0, 0.0))
 }
 
 /// Two distinct cameras (shadow / main pass).
 fn pass_camera(pass: usize) -> Mat4 {
-    mat4::translate([0.0, pass as f32 * 0.25, 0.0])
+    Mat4::from_translation(Vec3::new(0.0, pass as f32 * 0.25, 0.0))
 }
 
 /// How a frame of the seed scene changes values.
@@ -97,7 +97,7 @@ impl SeedScene {
     fn new(gpu: &Gpu, wgsl: &str, n: usize, passes: usize) -> SeedScene {
         let shader = gpu.shader("seed.wgsl", wgsl).expect("shader");
         let camera = gpu
-            .uniforms_labeled("camera", value! { view_projection: mat4::IDENTITY })
+            .uniforms_labeled("camera", value! { view_projection: Mat4::IDENTITY })
             .expect("camera");
         let draws = (0..n)
             .map(|i| {
@@ -136,11 +136,11 @@ impl SeedScene {
                 match scenario {
                     Scenario::OneChanges => {
                         let i = k % draws.len();
-                        draws[i].set("object", value! { world: mat4::mul(&world(i), &mat4::scale([1.0, 1.0, k as f32])) })?;
+                        draws[i].set("object", value! { world: world(i) * Mat4::from_scale(Vec3::new(1.0, 1.0, k as f32)) })?;
                     }
                     Scenario::AllChange => {
                         for (i, d) in draws.iter().enumerate() {
-                            d.set("object", value! { world: mat4::mul(&world(i), &mat4::scale([1.0, 1.0, k as f32])) })?;
+                            d.set("object", value! { world: world(i) * Mat4::from_scale(Vec3::new(1.0, 1.0, k as f32)) })?;
                         }
                     }
                     _ => {}
@@ -151,7 +151,7 @@ impl SeedScene {
                             camera.set(value! { view_projection: pass_camera(pass) })?
                         }
                         Scenario::ResetIdentical => {
-                            camera.set(value! { view_projection: mat4::IDENTITY })?
+                            camera.set(value! { view_projection: Mat4::IDENTITY })?
                         }
                         _ => {}
                     }

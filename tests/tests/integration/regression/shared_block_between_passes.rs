@@ -1,7 +1,7 @@
 //! (c) a shared block set to A, pass 1, set to B, pass 2: each target shows its own value.
 
+use glam::{Mat4, Vec3};
 use vgpu::{Draw, DrawDesc, FrameReport, Gpu, SharedUniforms, value};
-use vgpu_examples::mat4::{self, Mat4};
 
 use super::{CLEAR, LEFT, RIGHT, TRIANGLE_SHADER, WHITE, assert_pixel};
 
@@ -12,7 +12,7 @@ fn c_shared_block_changed_between_passes_each_pass_sees_its_value() {
     };
     let shader = gpu.shader("triangle", TRIANGLE_SHADER).expect("shader");
     let camera = gpu
-        .uniforms(value! { view_projection: mat4::IDENTITY })
+        .uniforms(value! { view_projection: Mat4::IDENTITY })
         .expect("camera");
     // Several draws, so each pass binds the block many times at its own value.
     let draws: Vec<Draw> = (0..16)
@@ -27,7 +27,7 @@ fn c_shared_block_changed_between_passes_each_pass_sees_its_value() {
                 )
                 .expect("draw");
             d.set("frame", &camera).expect("frame");
-            d.set("object", value! { world: mat4::IDENTITY })
+            d.set("object", value! { world: Mat4::IDENTITY })
                 .expect("object");
             d
         })
@@ -36,8 +36,8 @@ fn c_shared_block_changed_between_passes_each_pass_sees_its_value() {
         gpu.target(32, 32).expect("t1"),
         gpu.target(32, 32).expect("t2"),
     ];
-    let a = mat4::translate([-0.5, 0.0, 0.0]);
-    let b = mat4::translate([0.5, 0.0, 0.0]);
+    let a = Mat4::from_translation(Vec3::new(-0.5, 0.0, 0.0));
+    let b = Mat4::from_translation(Vec3::new(0.5, 0.0, 0.0));
     let render = |first: &Mat4, second: &Mat4| -> FrameReport {
         let r = gpu
             .frame(|f| {
@@ -96,7 +96,7 @@ fn c_shared_block_changed_between_passes_each_pass_sees_its_value() {
 fn triangle_draw(gpu: &Gpu) -> (Draw, SharedUniforms) {
     let shader = gpu.shader("triangle", TRIANGLE_SHADER).expect("shader");
     let camera = gpu
-        .uniforms(value! { view_projection: mat4::IDENTITY })
+        .uniforms(value! { view_projection: Mat4::IDENTITY })
         .expect("camera");
     let d = gpu.draw(&shader, DrawDesc::default()).expect("draw");
     d.set("frame", &camera).expect("frame");
@@ -115,10 +115,13 @@ fn c_value_set_between_two_draws_of_one_pass_is_seen_per_draw() {
             f.pass(&target, |p| {
                 d.set(
                     "object",
-                    value! { world: mat4::translate([-0.5, 0.0, 0.0]) },
+                    value! { world: Mat4::from_translation(Vec3::new(-0.5, 0.0, 0.0)) },
                 )?;
                 p.draw(&d)?;
-                d.set("object", value! { world: mat4::translate([0.5, 0.0, 0.0]) })?;
+                d.set(
+                    "object",
+                    value! { world: Mat4::from_translation(Vec3::new(0.5, 0.0, 0.0)) },
+                )?;
                 p.draw(&d)
             })
         })
@@ -140,8 +143,8 @@ fn c_value_set_after_a_memoized_draw_of_one_pass_is_seen_per_draw() {
         return;
     };
     let (d, _camera) = triangle_draw(&gpu);
-    let left = value! { world: mat4::translate([-0.5, 0.0, 0.0]) };
-    let right = value! { world: mat4::translate([0.5, 0.0, 0.0]) };
+    let left = value! { world: Mat4::from_translation(Vec3::new(-0.5, 0.0, 0.0)) };
+    let right = value! { world: Mat4::from_translation(Vec3::new(0.5, 0.0, 0.0)) };
     d.set("object", &left).expect("object");
     let target = gpu.target(32, 32).expect("target");
     for frame in 0..6 {

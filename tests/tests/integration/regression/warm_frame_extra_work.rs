@@ -1,10 +1,10 @@
 //! (g) a warm unchanged frame does zero extra work.
 
+use glam::{Mat4, Vec3};
 use vgpu::{
     Bind, BufferDesc, Draw, DrawDesc, FrameReport, Gpu, PassDesc, SharedUniforms, Target,
     TargetDesc, value,
 };
-use vgpu_examples::mat4;
 
 use super::{assert_zero_work, world};
 
@@ -80,7 +80,7 @@ struct Everything {
 impl Everything {
     fn new(gpu: &Gpu) -> Everything {
         let camera = gpu
-            .uniforms_labeled("camera", value! { view_projection: mat4::IDENTITY })
+            .uniforms_labeled("camera", value! { view_projection: Mat4::IDENTITY })
             .expect("camera");
         let lit = gpu.shader("lit", LIT_SHADER).expect("lit");
         let depth = gpu.shader("depth", DEPTH_SHADER).expect("depth");
@@ -184,7 +184,7 @@ impl Everything {
             .frame(|f| {
                 f.compute_pass(|c| c.dispatch(&self.compute, 4, 1, 1))?;
                 self.camera
-                    .set(value! { view_projection: mat4::scale([0.5, 0.5, 1.0]) })?;
+                    .set(value! { view_projection: Mat4::from_scale(Vec3::new(0.5, 0.5, 1.0)) })?;
                 f.pass(PassDesc::new(&self.shadow_map).label("shadow"), |p| {
                     for d in &self.shadow_draws {
                         p.draw(d)?;
@@ -192,7 +192,7 @@ impl Everything {
                     Ok(())
                 })?;
                 self.camera
-                    .set(value! { view_projection: mat4::IDENTITY })?;
+                    .set(value! { view_projection: Mat4::IDENTITY })?;
                 f.pass(PassDesc::new(&self.scene).label("main"), |p| {
                     for d in &self.lit_draws[10..] {
                         p.draw(d)?;
