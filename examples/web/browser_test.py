@@ -99,6 +99,10 @@ def run(url, backend, driver):
         problems.append(f"steady frames not steady: {checked}")
     if result["first_frame"]["bind_groups_created"] == 0:
         problems.append("the first frame created no bind group (nothing counted?)")
+    # WebGPU's map completes only when the browser returns to its event loop: a blocking read-back
+    # must refuse with VGPU-DEVICE-WOULD-BLOCK (WebGL2 may have finished already).
+    if backend == "webgpu" and result["blocking_read"] != "VGPU-DEVICE-WOULD-BLOCK":
+        problems.append(f"blocking read-back gave {result['blocking_read']}, expected VGPU-DEVICE-WOULD-BLOCK")
     if result["skipped_frames"]:
         problems.append(f"{result['skipped_frames']} frame(s) skipped")
     reported = {(p["x"], p["y"]): tuple(p["rgba"]) for p in result["pixels"]}
@@ -116,7 +120,7 @@ def run(url, backend, driver):
         f"{checked['bytes_uploaded']} bytes uploaded; first frame: "
         f"{result['first_frame']['bind_groups_created']} bind groups, "
         f"{result['first_frame']['bytes_uploaded']} bytes; {len(PROBES)} pixels checked in the "
-        f"read-back and in the canvas screenshot"
+        f"read-back and in the canvas screenshot; blocking read-back: {result['blocking_read']}"
     )
     if problems:
         return "fail", summary + "\n    " + "\n    ".join(problems)

@@ -146,6 +146,16 @@ async fn run() -> Result<String, Failure> {
         ));
     }
 
+    // The blocking read-back cannot wait on the web: it returns VGPU-DEVICE-WOULD-BLOCK instead
+    // (unless the GPU work is already done). Last, on a target of its own: its map may still be
+    // pending when the page reports.
+    let probe = gpu.target(WIDTH, HEIGHT).map_err(vgpu_error)?;
+    scene.frame(&gpu, &probe, FRAMES - 1).map_err(vgpu_error)?;
+    let blocking_read = match probe.read_rgba8() {
+        Ok(_) => "ok".to_owned(),
+        Err(e) => e.code().to_owned(),
+    };
+
     let mut pixels = String::new();
     for (i, (x, y, _)) in PROBES.iter().enumerate() {
         let [r, g, b, a] = image.pixel(*x, *y).unwrap_or([0; 4]);
@@ -161,13 +171,14 @@ async fn run() -> Result<String, Failure> {
          \"skipped_frames\":{skipped},\"checked_frames\":{CHECKED},\
          \"first_frame\":{{\"bind_groups_created\":{},\"bytes_uploaded\":{}}},\
          \"checked\":{{\"bind_groups_created\":{bind_groups_created},\"bytes_uploaded\":{bytes_uploaded}}},\
-         \"read_back_polls\":{waited},\"pixels\":[{pixels}]}}",
+         \"read_back_polls\":{waited},\"blocking_read\":{},\"pixels\":[{pixels}]}}",
         quote(&requested),
         quote(&format!("{:?}", info.backend)),
         quote(&info.name),
         quote(&format!("{:?}", surface.format())),
         first.bind_groups_created,
         first.bytes_uploaded,
+        quote(&blocking_read),
     ))
 }
 

@@ -21,10 +21,10 @@ use std::path::{Path, PathBuf};
 use vgpu::{BufferDesc, ErrorCode, Gpu};
 
 /// Codes only a browser can produce: the native test binary cannot, so they name the test that
-/// will (issue #16, the browser test).
+/// does (`browser_test.py` fails when the page does not report the code).
 const WEB_ONLY: &[(&str, &str)] = &[(
     "VGPU-DEVICE-WOULD-BLOCK",
-    "a blocking call on wasm32 (the browser test of examples/web)",
+    "`examples/web/test.sh` (`browser_test.py`): the page's blocking `Target::read_rgba8` on WebGPU",
 )];
 
 fn repo_root() -> PathBuf {
