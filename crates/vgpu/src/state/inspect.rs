@@ -233,6 +233,20 @@ impl State {
                 .copied()
                 .find(|k| engine.buffer(*k) == Some(buffer))
         };
+        let log = &mut inspector.log;
+        let mut push = |gi: usize, binding: u32, name: &Arc<str>, buffer, offset| {
+            log.push(RecordedBinding {
+                draw_seq: draw,
+                pass: pass.pass,
+                draw: op.label.clone(),
+                path,
+                group: gi as u32,
+                binding,
+                name: name.clone(),
+                buffer,
+                offset,
+            });
+        };
         for (gi, program_group) in op.program.groups.iter().enumerate() {
             let bindings =
                 &op.program.bindings[program_group.first..program_group.first + program_group.len];
@@ -240,17 +254,7 @@ impl State {
             let entries = bound.and_then(|(g, _)| inspector.groups.get(g));
             let Some(((_, offsets), entries)) = bound.zip(entries) else {
                 for b in bindings {
-                    inspector.log.push(RecordedBinding {
-                        draw_seq: draw,
-                        pass: pass.pass,
-                        draw: op.label.clone(),
-                        path,
-                        group: gi as u32,
-                        binding: b.binding,
-                        name: b.name.clone(),
-                        buffer: None,
-                        offset: 0,
-                    });
+                    push(gi, b.binding, &b.name, None, 0);
                 }
                 continue;
             };
@@ -262,17 +266,13 @@ impl State {
                     0
                 };
                 let Some(buffer) = &e.buffer else { continue };
-                inspector.log.push(RecordedBinding {
-                    draw_seq: draw,
-                    pass: pass.pass,
-                    draw: op.label.clone(),
-                    path,
-                    group: gi as u32,
-                    binding: e.binding,
-                    name: e.name.clone(),
-                    buffer: page_of(buffer),
-                    offset: e.offset.saturating_add(extra),
-                });
+                push(
+                    gi,
+                    e.binding,
+                    &e.name,
+                    page_of(buffer),
+                    e.offset.saturating_add(extra),
+                );
             }
         }
     }
