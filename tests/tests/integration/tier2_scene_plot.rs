@@ -8,9 +8,6 @@
 //! -p vgpu-tests` alone, build it first (`cargo build -p vgpu-examples --example scene`, same
 //! profile), or the test fails saying so.
 
-use std::path::{Path, PathBuf};
-use std::process::Command;
-
 use vgpu_examples::plot::{self, BACKGROUND, INK, Series};
 
 const W: u32 = 960;
@@ -158,51 +155,15 @@ fn render_plot_draws_each_series_where_the_axes_put_it() {
     assert!(margin_ink > 100, "y tick labels: {margin_ink} ink pixels");
 }
 
-/// The `scene` example built next to this test binary (`target/<profile>/examples/scene`; the
-/// test binary is `target/<profile>/deps/integration-…`).
-fn example_binary() -> PathBuf {
-    let exe = std::env::current_exe().expect("the test binary's path");
-    let profile_dir = exe
-        .parent()
-        .and_then(Path::parent)
-        .expect("the test binary lives in target/<profile>/deps/");
-    let path = profile_dir
-        .join("examples")
-        .join(format!("scene{}", std::env::consts::EXE_SUFFIX));
-    assert!(
-        path.exists(),
-        "the scene example is not built: {} is missing. `cargo test` (the workspace, or -p \
-         vgpu-examples) builds it; with `cargo test -p vgpu-tests` alone, run `cargo build -p \
-         vgpu-examples --example scene` (same profile) first",
-        path.display()
-    );
-    path
-}
-
 #[test]
 fn scene_example_writes_a_plot() {
-    let (image_path, plot_path) = (
-        vgpu_tests::temp_path("scene-plot-scene.png"),
-        vgpu_tests::temp_path("scene-plot-frames.png"),
+    // Runs in a fresh directory of its own (the scene's PNG goes there too).
+    let run = vgpu_tests::run_example(
+        "scene",
+        &["--frames", "5", "--small", "--plot", "frames.png"],
     );
-    let output = Command::new(example_binary())
-        .args(["--frames", "5", "--small", "--out"])
-        .arg(&image_path)
-        .arg("--plot")
-        .arg(&plot_path)
-        .output()
-        .expect("start the scene example");
-    let stdout = String::from_utf8_lossy(&output.stdout);
-    assert!(
-        output.status.success(),
-        "scene failed ({}):\n{stdout}\n{}",
-        output.status,
-        String::from_utf8_lossy(&output.stderr)
-    );
-    assert!(
-        stdout.contains(&format!("wrote {}", plot_path.display())),
-        "{stdout}"
-    );
+    let plot_path = run.path("frames.png");
+    assert!(run.stdout.contains("wrote frames.png"), "{}", run.stdout);
     let (w, h, pixels) = vgpu_tests::load_png(&plot_path);
     assert_eq!((w, h), (W, H));
     // The encode line, the submit line's swatch at least (a frame's submit can be ~0 and lie
