@@ -129,6 +129,16 @@ fn replay(gpu: &Gpu, bundle: &vgpu::Bundle, target: &Target) -> vgpu::Result<()>
         .map(|_| ())
 }
 
+/// A fragment shader with a depth texture and a comparison sampler (the kinds other bindings
+/// must refuse).
+const DEPTH_COMPARE_FS: &str = "
+    @group(0) @binding(0) var shadow_map: texture_depth_2d;
+    @group(0) @binding(1) var cmp: sampler_comparison;
+    @fragment fn fs_main() -> @location(0) vec4f {
+        let lit = textureSampleCompare(shadow_map, cmp, vec2f(0.5, 0.5), 0.5);
+        return vec4f(lit, lit, lit, 1.0);
+    }";
+
 #[test]
 fn unknown_binding_lists_the_shaders_bindings_and_changes_nothing() {
     on_each_gpu(|gpu| {
@@ -709,17 +719,7 @@ fn wrong_texture_and_sampler_kinds_are_rejected_at_set() {
         assert_unchanged(gpu, &probe_draw, &probe_target, PROBE_PIXEL, "probe");
 
         // Depth and comparison bindings reject the opposite kinds.
-        let depth_draw = fullscreen(
-            gpu,
-            "depth",
-            "
-            @group(0) @binding(0) var shadow_map: texture_depth_2d;
-            @group(0) @binding(1) var cmp: sampler_comparison;
-            @fragment fn fs_main() -> @location(0) vec4f {
-                let lit = textureSampleCompare(shadow_map, cmp, vec2f(0.5, 0.5), 0.5);
-                return vec4f(lit, lit, lit, 1.0);
-            }",
-        );
+        let depth_draw = fullscreen(gpu, "depth", DEPTH_COMPARE_FS);
         let e = assert_code(depth_draw.set("shadow_map", &good), "VGPU-SET-KIND");
         assert!(e.to_string().contains("Rgba8Unorm"), "{e}");
         let e = assert_code(depth_draw.set("cmp", &nearest), "VGPU-SET-KIND");
@@ -840,17 +840,7 @@ fn texture_and_sampler_kind_errors_speak_wgsl() {
             }
         }
 
-        let depth = fullscreen(
-            gpu,
-            "depth",
-            "
-            @group(0) @binding(0) var shadow_map: texture_depth_2d;
-            @group(0) @binding(1) var cmp: sampler_comparison;
-            @fragment fn fs_main() -> @location(0) vec4f {
-                let lit = textureSampleCompare(shadow_map, cmp, vec2f(0.5, 0.5), 0.5);
-                return vec4f(lit, lit, lit, 1.0);
-            }",
-        );
+        let depth = fullscreen(gpu, "depth", DEPTH_COMPARE_FS);
         let color = gpu.texture(&TextureDesc::default()).unwrap();
         let m = message(depth.set("shadow_map", &color).unwrap_err());
         assert!(
