@@ -359,22 +359,50 @@ fn run_window(example: &Path, backend: &str, display: Option<&str>) {
     );
 }
 
-#[test]
-fn the_window_example_renders_the_scene_survives_a_resize_and_steady_frames_cost_nothing() {
+/// Where a window test runs: its backend and display, the `Xvfb` it started (if any) and the
+/// lock that keeps the window tests of this binary one at a time (fields drop in this order).
+struct WindowSetup {
+    backend: String,
+    display: Option<String>,
+    _server: Option<Xvfb>,
+    _one_at_a_time: std::sync::MutexGuard<'static, ()>,
+}
+
+/// The setup of a window test, or `None` after printing why `what` is skipped: the noop backend
+/// presents nothing, and a window needs a display. Window tests run one at a time: two of them
+/// starting their own `Xvfb` at once could pick the same free display, and the first to finish
+/// would stop the other's server (`XIO: fatal IO error 11`).
+fn window_setup(what: &str) -> Option<WindowSetup> {
+    static WINDOW_TESTS: std::sync::Mutex<()> = std::sync::Mutex::new(());
     let backend = std::env::var("VGPU_BACKEND").unwrap_or_else(|_| "auto".to_owned());
     if backend == "noop" {
-        eprintln!("VGPU_BACKEND=noop: skipping the window test (nothing is drawn or presented)");
-        return;
+        eprintln!("VGPU_BACKEND=noop: skipping {what} (nothing is drawn or presented)");
+        return None;
     }
-    let example = example_binary();
-    let (display, _server) = match display() {
-        Ok(d) => d,
+    let guard = WINDOW_TESTS
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    match display() {
+        Ok((display, server)) => Some(WindowSetup {
+            backend,
+            display,
+            _server: server,
+            _one_at_a_time: guard,
+        }),
         Err(why) => {
-            eprintln!("tier2_window: skipped: {why}");
-            return;
+            eprintln!("{what}: skipped: {why}");
+            None
         }
+    }
+}
+
+#[test]
+fn the_window_example_renders_the_scene_survives_a_resize_and_steady_frames_cost_nothing() {
+    let example = example_binary();
+    let Some(setup) = window_setup("the window test") else {
+        return;
     };
-    run_window(&example, &backend, display.as_deref());
+    run_window(&example, &setup.backend, setup.display.as_deref());
 }
 
 /// A pass into a window surface inside [`Gpu::frame_in`] (the app's encoder, the app submits)
@@ -383,18 +411,10 @@ fn the_window_example_renders_the_scene_survives_a_resize_and_steady_frames_cost
 /// (a window needs a process-wide display, and winit one event loop per process).
 #[test]
 fn a_surface_pass_in_the_apps_encoder_is_refused() {
-    let backend = std::env::var("VGPU_BACKEND").unwrap_or_else(|_| "auto".to_owned());
-    if backend == "noop" {
-        eprintln!("VGPU_BACKEND=noop: skipping (no adapter presents to a window)");
+    let Some(setup) = window_setup("a_surface_pass_in_the_apps_encoder_is_refused") else {
         return;
-    }
-    let (display, _server) = match display() {
-        Ok(d) => d,
-        Err(why) => {
-            eprintln!("a_surface_pass_in_the_apps_encoder_is_refused: skipped: {why}");
-            return;
-        }
     };
+    let (backend, display) = (&setup.backend, &setup.display);
     let mut env = vec![("VGPU_BACKEND", backend.as_str())];
     if let Some(display) = display.as_deref() {
         env.push(("DISPLAY", display));
