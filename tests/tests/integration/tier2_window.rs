@@ -65,9 +65,11 @@ fn display() -> Result<(Option<String>, Option<Xvfb>), String> {
             && !Path::new(&format!("/tmp/.X11-unix/X{n}")).exists()
     });
     for n in free.take(5) {
+        // `-noreset`: a server that resets when its last client leaves refuses the clients
+        // that connect meanwhile (`XOpenDisplay` fails, or `XIO: fatal IO error 11`).
         let child = Command::new("Xvfb")
             .arg(format!(":{n}"))
-            .args(["-screen", "0", "1024x768x24", "-nolisten", "tcp"])
+            .args(["-screen", "0", "1024x768x24", "-nolisten", "tcp", "-noreset"])
             .stdout(Stdio::null())
             .stderr(Stdio::null())
             .spawn();
