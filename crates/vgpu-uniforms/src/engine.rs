@@ -202,6 +202,17 @@ impl std::fmt::Debug for UniformEngine {
     }
 }
 
+/// `VGPU-UNIFORMS-NEVER-SET` for `operation` on `owner` (out of line: the set paths stay small).
+#[cold]
+#[inline(never)]
+fn never_set(owner: &Owner, operation: &'static str) -> UniformsError {
+    UniformsError::NeverSet {
+        label: owner.label.to_string(),
+        operation,
+    }
+}
+
+#[cold]
 fn stale(key: OwnerKey) -> UniformsError {
     UniformsError::StaleOwner {
         key: format!("{:?}", key.data()),
@@ -484,6 +495,7 @@ impl UniformEngine {
     /// from the owner's bytes, so this skips that copy. On an owner never set, fails with
     /// `VGPU-UNIFORMS-NEVER-SET` as `update` does. Allocates nothing once the scratch has grown
     /// to the largest owner.
+    #[inline]
     pub fn overwrite<E: From<UniformsError>>(
         &mut self,
         key: OwnerKey,
@@ -492,11 +504,7 @@ impl UniformEngine {
         let sub = self.submission_state();
         let owner = self.owners.get_mut(key).ok_or_else(|| stale(key))?;
         if owner.bytes.is_empty() {
-            return Err(UniformsError::NeverSet {
-                label: owner.label.to_string(),
-                operation: "overwrite",
-            }
-            .into());
+            return Err(never_set(owner, "overwrite").into());
         }
         let len = owner.bytes.len();
         if self.scratch.len() < len {
@@ -1194,6 +1202,7 @@ fn queue_at_finish(owner: &mut Owner, key: OwnerKey, writes_at_finish: &mut Vec<
 }
 
 /// [`commit`]s `bytes` unless the owner holds them already (bitwise); returns whether it did.
+#[inline(always)]
 fn commit_if_changed(
     owner: &mut Owner,
     key: OwnerKey,
@@ -1203,6 +1212,7 @@ fn commit_if_changed(
     stamps: &mut Stamps,
     writes_at_finish: &mut Vec<OwnerKey>,
 ) -> bool {
+    // The compare inline (a set of unchanged bytes ends here); the commit out of line.
     if owner.bytes == bytes {
         return false;
     }
@@ -1211,6 +1221,7 @@ fn commit_if_changed(
 }
 
 /// Replaces the owner's bytes with `bytes` (which differ from them) and does the bookkeeping.
+#[inline(never)]
 fn commit(
     owner: &mut Owner,
     key: OwnerKey,

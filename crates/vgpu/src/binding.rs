@@ -66,7 +66,17 @@ impl Binding {
     /// Sets the binding; the same as [`Draw::set`] with its name, without the lookup.
     pub fn set<'a>(&self, value: impl Into<Bind<'a>>) -> Result<()> {
         let (key, index) = (self.key, self.index);
-        match value.into().into_value() {
+        let value = value.into();
+        if let Bind::Typed(typed) = value {
+            if let Some(done) = self
+                .op
+                .gpu
+                .with_state(|st| st.set_typed_in_place(key, index, typed))
+            {
+                return done;
+            }
+        }
+        match value.into_value() {
             Ok(input) => self
                 .op
                 .gpu
@@ -151,7 +161,15 @@ impl SetBatch<'_> {
             ));
         }
         let (key, index) = (binding.key, binding.index);
-        match value.into().into_value() {
+        let value = value.into();
+        if let Bind::Typed(typed) = value {
+            if let Some(done) =
+                SharedState::with_held(&self.held, |st| st.set_typed_in_place(key, index, typed))
+            {
+                return done;
+            }
+        }
+        match value.into_value() {
             Ok(input) => SharedState::with_held(&self.held, |st| {
                 st.set_binding_at(key, index, input.as_input().into())
             }),

@@ -69,7 +69,14 @@ fn display() -> Result<(Option<String>, Option<Xvfb>), String> {
         // that connect meanwhile (`XOpenDisplay` fails, or `XIO: fatal IO error 11`).
         let child = Command::new("Xvfb")
             .arg(format!(":{n}"))
-            .args(["-screen", "0", "1024x768x24", "-nolisten", "tcp", "-noreset"])
+            .args([
+                "-screen",
+                "0",
+                "1024x768x24",
+                "-nolisten",
+                "tcp",
+                "-noreset",
+            ])
             .stdout(Stdio::null())
             .stderr(Stdio::null())
             .spawn();

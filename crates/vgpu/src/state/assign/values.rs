@@ -22,6 +22,38 @@ enum Untyped<'v> {
 }
 
 impl State {
+    /// Fastest path of `set`: a typed value of the Rust type already checked against binding
+    /// `i` of operation `key` (which holds its library-owned value): written straight into the
+    /// engine's scratch and compared with the owner's bytes. `None`: another path must run.
+    #[inline]
+    pub(crate) fn set_typed_in_place(
+        &mut self,
+        key: OpKey,
+        i: usize,
+        value: TypedRef<'_>,
+    ) -> Option<Result<()>> {
+        let State { ops, engine, .. } = self;
+        let op = ops.get(key)?;
+        let BindingContent::Value {
+            owner,
+            typed: Some(checked),
+        } = *op.contents.get(i)?
+        else {
+            return None;
+        };
+        if checked != value.type_key() {
+            return None;
+        }
+        Some(
+            engine
+                .overwrite(owner, |bytes| {
+                    value.write(bytes);
+                    Ok::<(), crate::error::Error>(())
+                })
+                .map(|_| ()),
+        )
+    }
+
     /// Fast path of `set`: a new value for a binding already holding a library-owned value of a
     /// fixed-size type. Packs straight into the engine's scratch bytes; no handle clones, no
     /// allocation. `None`: the full path must run.
