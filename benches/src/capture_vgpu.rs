@@ -7,8 +7,8 @@
 //!   every pass.
 //! - [`TypedCapture`], the same with the typed path: the camera a derived [`Frame`] and each
 //!   object a derived [`Object`] (`#[derive(vgpu::Uniform)]`) instead of `value!`s, set through
-//!   each draw's `object` binding resolved once ([`vgpu::Binding`]), all of a frame's object sets
-//!   in one [`vgpu::SetBatch`].
+//!   each draw's `object` binding resolved and checked for `Object` once
+//!   ([`vgpu::TypedBinding`]), all of a frame's object sets in one [`vgpu::SetBatch`].
 //! - [`BufferCapture`], the seed's workaround: user-owned [`Buffer`]s bound by identity, one
 //!   camera buffer per pass (one buffer cannot hold two values in one submission), one 64-byte
 //!   object buffer per draw, written only when their bytes change, and one [`Draw`] per
@@ -20,8 +20,8 @@
 use std::cell::Cell;
 
 use vgpu::{
-    Binding, Buffer, BufferDesc, Draw, DrawDesc, Gpu, GpuOptions, SharedUniforms, StatsSnapshot,
-    Target, UncapturedError, Value, value,
+    Buffer, BufferDesc, Draw, DrawDesc, Gpu, GpuOptions, SharedUniforms, StatsSnapshot, Target,
+    TypedBinding, UncapturedError, Value, value,
 };
 
 use crate::capture::{
@@ -179,8 +179,8 @@ pub struct TypedCapture {
     /// The camera value, reused (its matrix is replaced in place before a set).
     camera_value: Frame,
     draws: Vec<Draw>,
-    /// Each draw's `object` binding, resolved once.
-    object_bindings: Vec<Binding>,
+    /// Each draw's `object` binding, resolved and checked for [`Object`] once.
+    object_bindings: Vec<TypedBinding<Object>>,
     /// Each draw's `Object` value, kept as the application's state.
     objects: Vec<Object>,
     target: Target,
@@ -216,7 +216,7 @@ impl TypedCapture {
             let object = Object {
                 world: columns(&initial_world(i)),
             };
-            let binding = draw.binding("object")?;
+            let binding = draw.typed_binding::<Object>("object")?;
             binding.set(&object)?;
             list.push(draw);
             object_bindings.push(binding);
@@ -247,10 +247,10 @@ impl FrameLoop for TypedCapture {
             let mut batch = gpu.batch();
             for i in scenario.changed_objects(index, draws.len()) {
                 objects[i].world = columns(&changed_world(i, index));
-                batch.set(&bindings[i], &objects[i])?;
+                batch.set_typed(&bindings[i], &objects[i])?;
             }
             for i in scenario.reset_objects(draws.len()) {
-                batch.set(&bindings[i], &objects[i])?;
+                batch.set_typed(&bindings[i], &objects[i])?;
             }
             drop(batch);
             for pass in 0..passes {

@@ -525,6 +525,36 @@ impl UniformEngine {
         Ok(changed)
     }
 
+    /// [`overwrite`](Self::overwrite) with a writer that cannot fail, for a caller that keeps
+    /// an owner's key: `None`, with nothing done, when the key is stale or the owner was never
+    /// set (the caller then takes its full path). Builds no error, allocates nothing once the
+    /// scratch has grown to the largest owner.
+    #[inline]
+    pub fn overwrite_if_set(&mut self, key: OwnerKey, f: impl FnOnce(&mut [u8])) -> Option<bool> {
+        let sub = self.submission_state();
+        let owner = self.owners.get_mut(key)?;
+        let len = owner.bytes.len();
+        if len == 0 {
+            return None;
+        }
+        if self.scratch.len() < len {
+            self.scratch.resize(len, 0);
+        }
+        let scratch = &mut self.scratch[..len];
+        f(scratch);
+        let changed = commit_if_changed(
+            owner,
+            key,
+            scratch,
+            sub,
+            &mut self.pool,
+            &mut self.stamps,
+            &mut self.writes_at_finish,
+        );
+        self.unchanged_sets += u64::from(!changed);
+        Some(changed)
+    }
+
     /// Like [`update`](Self::update), but also works on an owner never set: its scratch then starts
     /// as `size` zero bytes and a successful `f` is the first set. On a uniform owner already
     /// set, `size` must equal its size (`VGPU-UNIFORMS-SIZE-MISMATCH` otherwise). On a storage

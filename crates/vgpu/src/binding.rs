@@ -1,14 +1,20 @@
-//! [`Binding`]: one binding of a draw or compute, resolved by name once; [`SetBatch`]: many sets
-//! under one lock.
+//! [`Binding`]: one binding of a draw or compute, resolved by name once; [`TypedBinding`]: one
+//! resolved and checked for one Rust type; [`SetBatch`]: many sets under one lock.
 
+use std::marker::PhantomData;
 use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use slotmap::{Key as _, KeyData};
+use vgpu_uniforms::OwnerKey;
 
 use crate::bind::Bind;
 use crate::compute::Compute;
 use crate::draw::{Draw, OpHandle};
 use crate::error::Result;
 use crate::gpu::Gpu;
-use crate::state::{HeldState, OpKey, SharedState};
+use crate::state::{BindingInput, HeldState, OpKey, SharedState, State};
+use crate::typed::Uniform;
 
 /// One binding of a draw or compute, resolved by WGSL name once: its `set` skips the name
 /// lookup. Cheap to clone; keeps its draw alive.
@@ -103,6 +109,140 @@ impl Compute {
     pub fn binding(&self, name: &str) -> Result<Binding> {
         Binding::resolve(&self.inner, name)
     }
+
+    /// The binding named `name`, resolved once and checked for values of type `T` (see
+    /// [`TypedBinding`]).
+    pub fn typed_binding<T: Uniform>(&self, name: &str) -> Result<TypedBinding<T>> {
+        TypedBinding::resolve(&self.inner, name)
+    }
+}
+
+impl Draw {
+    /// The binding named `name`, resolved once and checked for values of type `T` (see
+    /// [`TypedBinding`]).
+    pub fn typed_binding<T: Uniform>(&self, name: &str) -> Result<TypedBinding<T>> {
+        TypedBinding::resolve(&self.inner, name)
+    }
+}
+
+/// One uniform or storage binding of a draw or compute, resolved by WGSL name and checked
+/// against one Rust type `T` (a `#[derive(vgpu::Uniform)]` struct, a glam matrix, …) when it is
+/// made: a wrong layout is refused then (`VGPU-SET-TYPED-LAYOUT`, naming the field, the WGSL
+/// type and the Rust type), before any value is set. Its `set` writes `T`'s bytes straight over
+/// the binding's value: no name lookup, no type check, no look at the draw's record, no
+/// allocation. Cheap to clone; keeps its draw alive.
+///
+/// ```
+/// # let gpu = vgpu::Gpu::noop();
+/// # let shader = gpu.shader("s", "
+/// #     struct Object { world: mat4x4f }
+/// #     @group(0) @binding(0) var<uniform> object: Object;
+/// #     @vertex fn vs_main() -> @builtin(position) vec4f { return object.world[0]; }
+/// # ")?;
+/// # let draw = gpu.draw(&shader, vgpu::DrawDesc::default())?;
+/// #[derive(vgpu::Uniform)]
+/// struct Object { world: [[f32; 4]; 4] }
+///
+/// let object = draw.typed_binding::<Object>("object")?;
+/// object.set(&Object { world: [[1.0, 0.0, 0.0, 0.0]; 4] })?;
+///
+/// #[derive(vgpu::Uniform)]
+/// struct Wrong { world: [[f32; 3]; 3] }
+/// let e = draw.typed_binding::<Wrong>("object").unwrap_err();
+/// assert_eq!(e.code(), "VGPU-SET-TYPED-LAYOUT");
+/// # Ok::<(), vgpu::Error>(())
+/// ```
+pub struct TypedBinding<T: Uniform> {
+    binding: Binding,
+    /// The value owner the binding held at its last set through this handle (`KeyData::as_ffi`;
+    /// the null key before the first): an owner belongs to one binding for its whole life and
+    /// its key is never reused, so while it lives it is this binding's value.
+    owner: AtomicU64,
+    _type: PhantomData<fn(&T)>,
+}
+
+impl<T: Uniform> Clone for TypedBinding<T> {
+    fn clone(&self) -> Self {
+        TypedBinding {
+            binding: self.binding.clone(),
+            owner: AtomicU64::new(self.owner.load(Ordering::Relaxed)),
+            _type: PhantomData,
+        }
+    }
+}
+
+impl<T: Uniform> std::fmt::Debug for TypedBinding<T> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("TypedBinding")
+            .field("label", &&*self.binding.op.label)
+            .field("name", &self.binding.name())
+            .field("type", &std::any::type_name::<T>())
+            .finish()
+    }
+}
+
+impl<T: Uniform> TypedBinding<T> {
+    fn resolve(op: &Arc<OpHandle>, name: &str) -> Result<TypedBinding<T>> {
+        let binding = Binding::resolve(op, name)?;
+        op.program.check_typed(
+            &op.label,
+            binding.index,
+            T::SHAPE,
+            std::any::type_name::<T>(),
+            T::SIZE,
+        )?;
+        Ok(TypedBinding {
+            binding,
+            owner: AtomicU64::new(OwnerKey::null().data().as_ffi()),
+            _type: PhantomData,
+        })
+    }
+
+    /// The WGSL name of the binding.
+    pub fn name(&self) -> &str {
+        self.binding.name()
+    }
+
+    /// The untyped handle of the same binding (to set other kinds of values).
+    pub fn binding(&self) -> &Binding {
+        &self.binding
+    }
+
+    /// Sets the binding to `value`: the same as [`Draw::set`] with its name, which it checks
+    /// (and captures, uploads and counts) alike.
+    pub fn set(&self, value: &T) -> Result<()> {
+        let owner = self.owner();
+        let written = self
+            .binding
+            .op
+            .gpu
+            .with_state(|st| st.write_typed_owner(owner, |bytes| value.write_wgsl(bytes)));
+        match written {
+            Some(()) => Ok(()),
+            None => self
+                .binding
+                .op
+                .gpu
+                .with_state(|st| self.set_first(st, value)),
+        }
+    }
+
+    fn owner(&self) -> OwnerKey {
+        OwnerKey::from(KeyData::from_ffi(self.owner.load(Ordering::Relaxed)))
+    }
+
+    /// The first set through this handle, or one after the binding held something else: the
+    /// full path (it creates the binding's value), then the value's owner is kept.
+    #[cold]
+    #[inline(never)]
+    fn set_first(&self, st: &mut State, value: &T) -> Result<()> {
+        let (key, index) = (self.binding.key, self.binding.index);
+        let typed = crate::typed::TypedRef::new(value);
+        st.set_binding_at(key, index, BindingInput::Typed(typed))?;
+        let owner = st.value_owner(key, index).unwrap_or_default();
+        self.owner.store(owner.data().as_ffi(), Ordering::Relaxed);
+        Ok(())
+    }
 }
 
 /// Many sets under one lock of the `Gpu`'s state: from [`Gpu::batch`]. Other threads using this
@@ -150,6 +290,28 @@ impl Gpu {
 }
 
 impl SetBatch<'_> {
+    /// Sets `binding` to `value` as [`TypedBinding::set`] does, without taking the lock again.
+    /// A binding of another `Gpu` is refused (`VGPU-FOREIGN-GPU`).
+    #[inline]
+    pub fn set_typed<T: Uniform>(&mut self, binding: &TypedBinding<T>, value: &T) -> Result<()> {
+        let op = &binding.binding.op;
+        if op.gpu.id() != self.gpu.id() {
+            return Err(crate::error::foreign_gpu(
+                "binding",
+                &op.label,
+                "given to the SetBatch of another Gpu",
+            ));
+        }
+        let owner = binding.owner();
+        let written = SharedState::with_held(&self.held, |st| {
+            st.write_typed_owner(owner, |bytes| value.write_wgsl(bytes))
+        });
+        match written {
+            Some(()) => Ok(()),
+            None => SharedState::with_held(&self.held, |st| binding.set_first(st, value)),
+        }
+    }
+
     /// Sets `binding` to `value` as [`Binding::set`] does, without taking the lock again.
     /// A binding of another `Gpu` is refused (`VGPU-FOREIGN-GPU`).
     pub fn set<'a>(&mut self, binding: &Binding, value: impl Into<Bind<'a>>) -> Result<()> {

@@ -66,7 +66,7 @@ mod uniforms;
 
 pub use advisor::{Advice, Advisor, AdvisorReport};
 pub use bind::Bind;
-pub use binding::{Binding, SetBatch};
+pub use binding::{Binding, SetBatch, TypedBinding};
 pub use buffer::{Buffer, BufferDesc};
 pub use bundle::{Bundle, BundleRecorder};
 pub use compute::{Compute, ComputeDesc};

@@ -429,3 +429,76 @@ fn a_resolved_binding_and_a_batch_set_as_draw_set_does() {
     let e = gpu.batch().set(&foreign, &o).unwrap_err();
     assert_eq!(e.code(), "VGPU-FOREIGN-GPU", "{e}");
 }
+
+#[test]
+fn a_typed_binding_is_checked_when_made_and_sets_in_place_without_allocating() {
+    let gpu = Gpu::noop();
+    let target = gpu.target(4, 4).unwrap();
+    let typed_draw = draw(&gpu);
+    // Each layout mismatch is refused when the handle is made, before any value is set.
+    for e in [
+        typed_draw.typed_binding::<Swapped>("object").unwrap_err(),
+        typed_draw.typed_binding::<WrongType>("object").unwrap_err(),
+        typed_draw.typed_binding::<Missing>("object").unwrap_err(),
+        typed_draw.typed_binding::<Extra>("object").unwrap_err(),
+        typed_draw.typed_binding::<Object>("padded").unwrap_err(),
+    ] {
+        assert_eq!(e.code(), "VGPU-SET-TYPED-LAYOUT", "{e}");
+        assert!(e.to_string().contains("\"typed draw\""), "{e}");
+    }
+    let e = typed_draw.typed_binding::<Object>("objet").unwrap_err();
+    assert_eq!(e.code(), "VGPU-SET-BINDING-UNKNOWN", "{e}");
+
+    let handle = typed_draw.typed_binding::<Object>("object").unwrap();
+    assert_eq!(handle.name(), "object");
+    let mut o = object();
+    handle.set(&o).unwrap();
+    let frame = || {
+        let before = gpu.stats();
+        gpu.frame(|f| f.pass(&target, |p| p.draw(&typed_draw)))
+            .unwrap();
+        gpu.stats() - before
+    };
+    frame();
+    // The same bytes again (handle and batch): counted unchanged, nothing uploaded.
+    handle.set(&o).unwrap();
+    gpu.batch().set_typed(&handle, &o).unwrap();
+    let d = frame();
+    assert_eq!((d.values_set_unchanged, d.bytes_uploaded), (2, 0), "{d:?}");
+    // One round of changes first: the engine's queue of home slots to write grows once.
+    o.gain = 7.0;
+    handle.set(&o).unwrap();
+    assert_eq!(frame().bytes_uploaded, 112);
+    // Changed values, 100 sets through the handle and 100 in one batch: no allocation, and the
+    // last bytes are the ones uploaded, as `draw.set` would.
+    let ((), allocations) = counted(|| {
+        for k in 0..100 {
+            o.gain = k as f32;
+            handle.set(&o).unwrap();
+        }
+        let mut batch = gpu.batch();
+        for k in 0..100 {
+            o.gain = 100.0 + k as f32;
+            batch.set_typed(&handle, &o).unwrap();
+        }
+    });
+    assert_eq!(allocations, 0, "typed binding sets allocate");
+    let d = frame();
+    assert_eq!((d.write_calls, d.bytes_uploaded), (1, 112), "{d:?}");
+    // The binding given a struct value by name in between: the handle writes over it.
+    typed_draw.set("object", object_value(&o)).unwrap();
+    o.gain = -1.0;
+    handle.set(&o).unwrap();
+    assert_eq!(frame().bytes_uploaded, 112);
+    typed_draw.set("object", &o).unwrap();
+    assert_eq!(
+        frame().values_set_unchanged,
+        1,
+        "the handle wrote the same bytes"
+    );
+    // A binding of another Gpu is refused by a batch.
+    let other = Gpu::noop();
+    let foreign = draw(&other).typed_binding::<Object>("object").unwrap();
+    let e = gpu.batch().set_typed(&foreign, &o).unwrap_err();
+    assert_eq!(e.code(), "VGPU-FOREIGN-GPU", "{e}");
+}

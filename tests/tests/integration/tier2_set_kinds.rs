@@ -200,6 +200,38 @@ fn typed_pod_values_reach_the_shader() {
         [108, 17, 24, 32],
         "pod block set",
     );
+
+    // A typed binding (checked once when made): its sets, through the handle or a batch, reach
+    // the shader, and it follows the binding after the binding held a block.
+    let typed = draw.typed_binding::<ObjectPod>("object").unwrap();
+    let mut value = ObjectPod {
+        color: [4.0, 8.0, 12.0, 16.0],
+        gain: 5.0,
+        bias: 110,
+        shift: [1.0, 0.0],
+    };
+    let expected = |v: &ObjectPod| object_expected(v.color, v.gain, v.bias, v.shift);
+    typed.set(&value).unwrap();
+    assert_all_pixels(
+        &render(&gpu, &draw, 2, 2),
+        expected(&value),
+        "typed binding",
+    );
+    value.bias = 111;
+    gpu.batch().set_typed(&typed, &value).unwrap();
+    assert_all_pixels(&render(&gpu, &draw, 2, 2), expected(&value), "typed, batch");
+    draw.set("object", &block).unwrap();
+    assert_all_pixels(&render(&gpu, &draw, 2, 2), [108, 17, 24, 32], "block there");
+    value.bias = 112;
+    typed.set(&value).unwrap();
+    assert_all_pixels(
+        &render(&gpu, &draw, 2, 2),
+        expected(&value),
+        "typed after block",
+    );
+    value.bias = 113;
+    typed.set(&value).unwrap();
+    assert_all_pixels(&render(&gpu, &draw, 2, 2), expected(&value), "typed again");
     no_device_errors(&gpu);
 }
 

@@ -67,6 +67,46 @@ impl Program {
         self.bindings.iter().position(|b| &*b.name == name)
     }
 
+    /// Checks a Rust type (its `shape`, name and `size`) against binding `index`'s WGSL type
+    /// as the first typed set does: `VGPU-SET-KIND` for a binding that takes no value or a
+    /// runtime-sized array, `VGPU-SET-TYPED-LAYOUT` naming the first difference.
+    pub(crate) fn check_typed(
+        &self,
+        label: &str,
+        index: usize,
+        shape: &vgpu_core::RustShape,
+        rust_type: &str,
+        size: usize,
+    ) -> Result<(), crate::error::Error> {
+        let Some(pb) = self.bindings.get(index) else {
+            return Ok(());
+        };
+        let kind_error = |actual: &str| -> crate::error::Error {
+            crate::error::BindingError::Kind {
+                label: label.to_owned(),
+                binding: pb.name.to_string(),
+                expected: pb.kind.describe(),
+                actual: actual.to_owned(),
+            }
+            .into()
+        };
+        let plan = match (&pb.kind, self.shader.core.bindings().get(pb.info)) {
+            (BindingKind::UniformBuffer | BindingKind::StorageBuffer { .. }, Some(info)) => {
+                info.plan.as_deref()
+            }
+            _ => None,
+        };
+        let Some(plan) = plan else {
+            return Err(kind_error("a typed value"));
+        };
+        let cx = vgpu_core::PackContext::new(label, &pb.name);
+        shape.check(plan.layout(), rust_type, &cx)?;
+        if size != plan.size() || plan.runtime_array().is_some() {
+            return Err(kind_error("a typed value of another size"));
+        }
+        Ok(())
+    }
+
     /// `VGPU-SET-BINDING-UNKNOWN` for `name`, listing the bindings (and a likely misspelling).
     #[cold]
     pub(crate) fn unknown_binding(&self, label: &str, name: &str) -> vgpu_core::SetError {

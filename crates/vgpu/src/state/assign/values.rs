@@ -54,6 +54,28 @@ impl State {
         )
     }
 
+    /// The value owner binding `i` of operation `key` holds, if it holds one (a
+    /// [`TypedBinding`](crate::TypedBinding) keeps it to write without looking up the operation).
+    pub(crate) fn value_owner(&self, key: OpKey, i: usize) -> Option<OwnerKey> {
+        match self.ops.get(key)?.contents.get(i)? {
+            BindingContent::Value { owner, .. } => Some(*owner),
+            _ => None,
+        }
+    }
+
+    /// Writes a typed value of a type already checked against the binding whose value `owner`
+    /// is: `None`, with nothing done, when that owner is gone (the binding was given something
+    /// else) or holds no bytes yet. An owner belongs to one binding of one operation for its
+    /// whole life, and its key is never reused.
+    #[inline]
+    pub(crate) fn write_typed_owner(
+        &mut self,
+        owner: OwnerKey,
+        write: impl FnOnce(&mut [u8]),
+    ) -> Option<()> {
+        self.engine.overwrite_if_set(owner, write).map(|_| ())
+    }
+
     /// Fast path of `set`: a new value for a binding already holding a library-owned value of a
     /// fixed-size type. Packs straight into the engine's scratch bytes; no handle clones, no
     /// allocation. `None`: the full path must run.
