@@ -501,28 +501,10 @@ impl UniformEngine {
         key: OwnerKey,
         f: impl FnOnce(&mut [u8]) -> Result<(), E>,
     ) -> Result<bool, E> {
-        let sub = self.submission_state();
-        let owner = self.owners.get_mut(key).ok_or_else(|| stale(key))?;
-        if owner.bytes.is_empty() {
-            return Err(never_set(owner, "overwrite").into());
+        match self.overwrite_set(key, f) {
+            Some(result) => result,
+            None => Err(self.not_writable(key, "overwrite").into()),
         }
-        let len = owner.bytes.len();
-        if self.scratch.len() < len {
-            self.scratch.resize(len, 0);
-        }
-        let scratch = &mut self.scratch[..len];
-        f(scratch)?;
-        let changed = commit_if_changed(
-            owner,
-            key,
-            scratch,
-            sub,
-            &mut self.pool,
-            &mut self.stamps,
-            &mut self.writes_at_finish,
-        );
-        self.unchanged_sets += u64::from(!changed);
-        Ok(changed)
     }
 
     /// [`overwrite`](Self::overwrite) with a writer that cannot fail, for a caller that keeps
@@ -531,6 +513,20 @@ impl UniformEngine {
     /// scratch has grown to the largest owner.
     #[inline]
     pub fn overwrite_if_set(&mut self, key: OwnerKey, f: impl FnOnce(&mut [u8])) -> Option<bool> {
+        let result = self.overwrite_set(key, |bytes| {
+            f(bytes);
+            Ok::<(), std::convert::Infallible>(())
+        })?;
+        Some(result.unwrap_or_else(|never| match never {}))
+    }
+
+    /// The body of the overwrites: `None` when the key is stale or the owner never set.
+    #[inline(always)]
+    fn overwrite_set<E>(
+        &mut self,
+        key: OwnerKey,
+        f: impl FnOnce(&mut [u8]) -> Result<(), E>,
+    ) -> Option<Result<bool, E>> {
         let sub = self.submission_state();
         let owner = self.owners.get_mut(key)?;
         let len = owner.bytes.len();
@@ -541,7 +537,9 @@ impl UniformEngine {
             self.scratch.resize(len, 0);
         }
         let scratch = &mut self.scratch[..len];
-        f(scratch);
+        if let Err(e) = f(scratch) {
+            return Some(Err(e));
+        }
         let changed = commit_if_changed(
             owner,
             key,
@@ -552,7 +550,17 @@ impl UniformEngine {
             &mut self.writes_at_finish,
         );
         self.unchanged_sets += u64::from(!changed);
-        Some(changed)
+        Some(Ok(changed))
+    }
+
+    /// Why `operation` cannot write the owner `key`: stale, or never set.
+    #[cold]
+    #[inline(never)]
+    fn not_writable(&self, key: OwnerKey, operation: &'static str) -> UniformsError {
+        match self.owners.get(key) {
+            Some(owner) => never_set(owner, operation),
+            None => stale(key),
+        }
     }
 
     /// Like [`update`](Self::update), but also works on an owner never set: its scratch then starts
