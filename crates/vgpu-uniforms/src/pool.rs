@@ -300,23 +300,37 @@ impl Pool {
             && page.shadow[start..start + bytes.len()] == *bytes
     }
 
-    /// [`write`](Self::write) unless the shadow at `loc` already holds `bytes`.
+    /// [`write`](Self::write) unless the shadow at `loc` already holds `bytes` (one page
+    /// lookup for both).
     pub(crate) fn write_if_changed(&mut self, loc: SlotLoc, bytes: &[u8]) {
-        if !self.holds(loc, bytes) {
-            self.write(loc, bytes);
-        }
+        self.write_inner(loc, bytes, true);
     }
 
     /// Copies `bytes` into the shadow at `loc` and marks the slot dirty.
     pub(crate) fn write(&mut self, loc: SlotLoc, bytes: &[u8]) {
+        self.write_inner(loc, bytes, false);
+    }
+
+    #[inline(always)]
+    fn write_inner(&mut self, loc: SlotLoc, bytes: &[u8], unless_held: bool) {
         let Some(page) = self.pages.get_mut(loc.page) else {
             return;
         };
-        let start = loc.offset as usize;
-        page.shadow[start..start + bytes.len()].copy_from_slice(bytes);
-        let i = loc.index as usize;
-        page.slot_len[i] = bytes.len() as u32;
-        page.dirty[i / 64] |= 1u64 << (i % 64);
+        let (start, i) = (loc.offset as usize, loc.index as usize);
+        let (Some(shadow), Some(len)) = (
+            page.shadow.get_mut(start..start + bytes.len()),
+            page.slot_len.get_mut(i),
+        ) else {
+            return;
+        };
+        if unless_held && *len as usize == bytes.len() && *shadow == *bytes {
+            return;
+        }
+        shadow.copy_from_slice(bytes);
+        *len = bytes.len() as u32;
+        if let Some(word) = page.dirty.get_mut(i / 64) {
+            *word |= 1u64 << (i % 64);
+        }
         if !page.in_dirty_list {
             page.in_dirty_list = true;
             self.dirty_pages.push(loc.page);
