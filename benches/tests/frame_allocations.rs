@@ -1,9 +1,11 @@
 //! Allocations per steady frame, counted exactly (issue #13): on the noop device, a vgpu frame
-//! allocates at most 6 more times than the hand-written wgpu twin of the same frame, and that
-//! surplus does not depend on the number of draws. The 6: the frame's validation and
-//! out-of-memory error scopes (2), and the check that wgpu took the submission (issue #14: a
-//! non-blocking `Device::poll` for the frame's submission index, 4 allocations inside wgpu),
-//! without which a submission to a destroyed device would pass unnoticed.
+//! allocates at most 2 more times than the hand-written wgpu twin of the same frame in a release
+//! build (6 in a debug build), and that surplus does not depend on the number of draws. The 2:
+//! the frame's validation and out-of-memory error scopes (wgpu boxes one future per pop). The 4
+//! more of a debug build: the check that wgpu took the submission (issue #14: a non-blocking
+//! `Device::poll` for the frame's submission index, without which a submission to a destroyed
+//! device would pass unnoticed) allocates inside a debug build of wgpu, not in a release one
+//! (measured: +6 and +2, and +2 in both with the check removed).
 //!
 //! The bench library's counting global allocator counts every thread, so this binary holds one
 //! test only (nothing else of it allocates while it runs). Counters, never timings.
@@ -17,7 +19,7 @@ const PASSES: usize = 2;
 const WARMUP: usize = 3;
 const FRAMES: usize = 4;
 /// The most a vgpu frame may allocate beyond the raw twin's frame (see the module docs).
-const SURPLUS: u64 = 6;
+const SURPLUS: u64 = if cfg!(debug_assertions) { 6 } else { 2 };
 
 /// Allocation calls of each measured frame of `mode` in `scenario` with `draws` draws per pass.
 fn allocations(mode: Mode, scenario: Scenario, draws: usize) -> Vec<u64> {
@@ -59,7 +61,8 @@ fn allocations(mode: Mode, scenario: Scenario, draws: usize) -> Vec<u64> {
 }
 
 #[test]
-fn a_vgpu_frame_allocates_at_most_six_more_times_than_raw_wgpu_whatever_the_draw_count() {
+fn a_vgpu_frame_allocates_at_most_two_more_times_than_raw_wgpu_in_release_whatever_the_draw_count()
+{
     let mut lines = Vec::new();
     for scenario in [
         Scenario::Static,
