@@ -1,7 +1,8 @@
 //! `typed`: the typed and raw-bytes paths. Arbitrary byte strings through `Draw::set_bytes`,
 //! `Draw::set_all`, `Gpu::uniforms_bytes` and `SharedUniforms::set_bytes`, and
 //! `#[derive(vgpu::Uniform)]` values filled from the input (any `f32` bit pattern, NaN included)
-//! set on their own WGSL binding and on the others.
+//! set on their own WGSL binding and on the others, by name and through `TypedBinding` handles
+//! (alone and in a `SetBatch`).
 //!
 //! Invariants: no panic; every `Err` carries a `VGPU-` code; on the draw that only ever takes
 //! values (`values`), a byte string of the binding's size (its reflected size, or the fixed part
@@ -10,13 +11,34 @@
 //! bytes a typed value writes are the strict packer's for the same `Value`; what the engine holds
 //! round-trips: a block's revision stays put when its typed value is set again as raw bytes
 //! (`write_wgsl`) and moves by exactly one when a byte changes, and a draw whose typed value is
-//! set again as the same bytes uploads nothing in the next frame, while a changed byte uploads.
+//! set again as the same bytes uploads nothing in the next frame, while a changed byte uploads;
+//! a `TypedBinding` is made on exactly the bindings where a by-name typed set is accepted, and
+//! writes the bytes the by-name set writes (setting the value again by name changes nothing).
 
 #![no_main]
 
 use arbitrary::{Arbitrary, Unstructured};
 use libfuzzer_sys::fuzz_target;
 use vgpu::{Bind, Draw, DrawDesc, Gpu, SharedUniforms, Target, Uniform, Value, value};
+
+/// `draw.typed_binding::<T>(name)`, then the handle's `set` and a batch's `set_typed` (the first
+/// takes the full path, the second the handle's kept owner), in the order `batch_first` says.
+fn handle_set<T: Uniform>(
+    gpu: &Gpu,
+    draw: &Draw,
+    name: &str,
+    v: &T,
+    batch_first: bool,
+) -> vgpu::Result<()> {
+    let handle = draw.typed_binding::<T>(name)?;
+    if batch_first {
+        gpu.batch().set_typed(&handle, v)?;
+        handle.set(v)
+    } else {
+        handle.set(v)?;
+        gpu.batch().set_typed(&handle, v)
+    }
+}
 use vgpu_fuzz::{check_err, fresh_gpu, ok_or_coded, printing};
 
 const WGSL: &str = "
@@ -120,6 +142,21 @@ impl Typed {
             _ => unreachable!(),
         }
     }
+    /// The value through a `TypedBinding` of its own Rust type on `name`.
+    fn handle_set(&self, gpu: &Gpu, draw: &Draw, name: &str, batch: bool) -> vgpu::Result<()> {
+        match self {
+            Typed::Object(v) => handle_set(gpu, draw, name, v, batch),
+            Typed::Lights(v) => handle_set(gpu, draw, name, v, batch),
+            Typed::Padded(v) => handle_set(gpu, draw, name, v, batch),
+            Typed::Frame(v) => handle_set(gpu, draw, name, v, batch),
+            Typed::Swapped(v) => handle_set(gpu, draw, name, v, batch),
+            Typed::Vec4(v) => handle_set(gpu, draw, name, v, batch),
+            Typed::Mat4(v) => handle_set(gpu, draw, name, v, batch),
+            Typed::Vec4s(v) => handle_set(gpu, draw, name, v, batch),
+            Typed::F32(v) => handle_set(gpu, draw, name, v, batch),
+            Typed::U32(v) => handle_set(gpu, draw, name, v, batch),
+        }
+    }
     /// `write_wgsl`'s bytes.
     fn wgsl_bytes(&self) -> Vec<u8> {
         fn w<T: Uniform>(v: &T) -> Vec<u8> {
@@ -208,6 +245,13 @@ enum Op {
     Typed {
         binding: u8,
         value: Typed,
+    },
+    /// A `TypedBinding` of the value's type on either draw, set alone or in a batch.
+    Handle {
+        binding: u8,
+        value: Typed,
+        blocks_draw: bool,
+        batch: bool,
     },
     /// A typed value on its own binding, then its bytes: the engine holds the same bytes.
     DrawRoundTrip {
@@ -440,6 +484,50 @@ impl World {
                     assert!(!ok, "{value:?} accepted on binding `{}`", BINDINGS[b]);
                 }
                 self.packer_agrees(value);
+            }
+            Op::Handle {
+                binding,
+                value,
+                blocks_draw,
+                batch,
+            } => {
+                let b = *binding as usize % BINDINGS.len();
+                let draw = if *blocks_draw {
+                    &self.blocks
+                } else {
+                    &self.values
+                };
+                let r = value.handle_set(&self.gpu, draw, BINDINGS[b], *batch);
+                let ok = ok_or_coded("typed binding", &r);
+                // Setting the same value by name again: accepted exactly where the handle was,
+                // and then the bytes are already there. (A frame adds the engine's count of
+                // unchanged sets to the stats: one before, one after.)
+                self.gpu.frame(|_| Ok(())).expect("an empty frame");
+                let unchanged = self.gpu.stats().values_set_unchanged;
+                let by_name = draw.set(BINDINGS[b], value.bind());
+                ok_or_coded("typed set after a typed binding", &by_name);
+                if !*blocks_draw {
+                    assert_eq!(
+                        ok,
+                        by_name.is_ok(),
+                        "{value:?} on `{}`: typed binding {r:?}, by name {by_name:?}",
+                        BINDINGS[b]
+                    );
+                }
+                if ok {
+                    assert!(
+                        by_name.is_ok(),
+                        "{value:?} through a typed binding on `{}`, refused by name: {by_name:?}",
+                        BINDINGS[b]
+                    );
+                    self.gpu.frame(|_| Ok(())).expect("an empty frame");
+                    assert_eq!(
+                        self.gpu.stats().values_set_unchanged,
+                        unchanged + 1,
+                        "{value:?} on `{}`: the by-name set after the typed binding changed bytes",
+                        BINDINGS[b]
+                    );
+                }
             }
             Op::DrawRoundTrip { value, flip } => self.draw_round_trip(value, *flip),
             Op::NewBlockBytes { bytes } => {
