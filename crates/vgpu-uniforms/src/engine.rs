@@ -884,8 +884,8 @@ impl UniformEngine {
         // First revision of this submission: home. A pinned owner's home is live (written
         // through on every set, read by bundles), so its operations always get snapshot slots.
         if owner.pins == 0 && !bound_in_this_submission {
-            if owner.home_revision != rev && !pool.holds(home, &owner.bytes) {
-                pool.write(home, &owner.bytes);
+            if owner.home_revision != rev {
+                pool.write_if_changed(home, &owner.bytes);
             }
             owner.home_revision = rev;
             owner.bound_in = s;
@@ -1223,9 +1223,7 @@ fn write_queued_home_now(owner: &mut Owner, sub: SubmissionState, pool: &mut Poo
         && home_may_be_bound(owner, sub)
     {
         if let Some(home) = owner.home {
-            if !pool.holds(home, &owner.bytes) {
-                pool.write(home, &owner.bytes);
-            }
+            pool.write_if_changed(home, &owner.bytes);
         }
         owner.write_at_finish = false;
     }
