@@ -71,29 +71,72 @@ impl Binding {
 
     /// Sets the binding; the same as [`Draw::set`] with its name, without the lookup.
     pub fn set<'a>(&self, value: impl Into<Bind<'a>>) -> Result<()> {
+        self.set_via(Locking(&self.op.gpu), value.into())
+    }
+
+    /// `set` through `state`: a typed value in one visit of the state (in place when its type was
+    /// checked on this binding already, else the full path); other values lowered first.
+    fn set_via(&self, state: impl StateAccess, value: Bind<'_>) -> Result<()> {
         let (key, index) = (self.key, self.index);
-        let value = value.into();
         if let Bind::Typed(typed) = value {
-            if let Some(done) = self
-                .op
-                .gpu
-                .with_state(|st| st.set_typed_in_place(key, index, typed))
-            {
-                return done;
-            }
+            return state.with(|st| match st.set_typed_in_place(key, index, typed) {
+                Some(done) => done,
+                None => st.assign_at(key, index, BindingInput::Typed(typed)),
+            });
         }
         match value.into_value() {
-            Ok(input) => self
-                .op
-                .gpu
-                .with_state(|st| st.set_binding_at(key, index, input.as_input().into())),
+            Ok(input) => state.with(|st| st.set_binding_at(key, index, input.as_input().into())),
             Err(other) => {
                 let input = other.lower(self.op.gpu.id(), &self.op.label, self.name())?;
-                self.op
-                    .gpu
-                    .with_state(|st| st.set_binding_at(key, index, input))
+                state.with(|st| st.set_binding_at(key, index, input))
             }
         }
+    }
+
+    /// `VGPU-FOREIGN-GPU` unless this binding's draw belongs to `gpu`'s batch.
+    #[inline]
+    fn check_batch_gpu(&self, gpu: &Gpu) -> Result<()> {
+        if self.op.gpu.id() == gpu.id() {
+            Ok(())
+        } else {
+            Err(self.foreign_to_batch())
+        }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn foreign_to_batch(&self) -> crate::error::Error {
+        crate::error::foreign_gpu(
+            "binding",
+            &self.op.label,
+            "given to the SetBatch of another Gpu",
+        )
+    }
+}
+
+/// How a set reaches a `Gpu`'s state: by locking it for the call ([`Locking`]), or through the
+/// hold of a [`SetBatch`] ([`Held`]).
+trait StateAccess {
+    fn with<R>(&self, f: impl FnOnce(&mut State) -> R) -> R;
+}
+
+/// Locks the `Gpu`'s state for one call.
+struct Locking<'g>(&'g Gpu);
+
+impl StateAccess for Locking<'_> {
+    #[inline]
+    fn with<R>(&self, f: impl FnOnce(&mut State) -> R) -> R {
+        self.0.with_state(f)
+    }
+}
+
+/// The state a [`SetBatch`] holds.
+struct Held<'h, 'g>(&'h HeldState<'g>);
+
+impl StateAccess for Held<'_, '_> {
+    #[inline]
+    fn with<R>(&self, f: impl FnOnce(&mut State) -> R) -> R {
+        SharedState::with_held(self.0, f)
     }
 }
 
@@ -211,20 +254,19 @@ impl<T: Uniform> TypedBinding<T> {
     /// Sets the binding to `value`: the same as [`Draw::set`] with its name, which it checks
     /// (and captures, uploads and counts) alike.
     pub fn set(&self, value: &T) -> Result<()> {
+        self.set_via(Locking(&self.binding.op.gpu), value)
+    }
+
+    /// `set` in one visit of the state: over the kept owner's bytes, or else the full path.
+    #[inline]
+    fn set_via(&self, state: impl StateAccess, value: &T) -> Result<()> {
         let owner = self.owner();
-        let written = self
-            .binding
-            .op
-            .gpu
-            .with_state(|st| st.write_typed_owner(owner, |bytes| value.write_wgsl(bytes)));
-        match written {
-            Some(()) => Ok(()),
-            None => self
-                .binding
-                .op
-                .gpu
-                .with_state(|st| self.set_first(st, value)),
-        }
+        state.with(
+            |st| match st.write_typed_owner(owner, |bytes| value.write_wgsl(bytes)) {
+                Some(()) => Ok(()),
+                None => self.set_first(st, value),
+            },
+        )
     }
 
     fn owner(&self) -> OwnerKey {
@@ -294,51 +336,14 @@ impl SetBatch<'_> {
     /// A binding of another `Gpu` is refused (`VGPU-FOREIGN-GPU`).
     #[inline]
     pub fn set_typed<T: Uniform>(&mut self, binding: &TypedBinding<T>, value: &T) -> Result<()> {
-        let op = &binding.binding.op;
-        if op.gpu.id() != self.gpu.id() {
-            return Err(crate::error::foreign_gpu(
-                "binding",
-                &op.label,
-                "given to the SetBatch of another Gpu",
-            ));
-        }
-        let owner = binding.owner();
-        let written = SharedState::with_held(&self.held, |st| {
-            st.write_typed_owner(owner, |bytes| value.write_wgsl(bytes))
-        });
-        match written {
-            Some(()) => Ok(()),
-            None => SharedState::with_held(&self.held, |st| binding.set_first(st, value)),
-        }
+        binding.binding.check_batch_gpu(self.gpu)?;
+        binding.set_via(Held(&self.held), value)
     }
 
     /// Sets `binding` to `value` as [`Binding::set`] does, without taking the lock again.
     /// A binding of another `Gpu` is refused (`VGPU-FOREIGN-GPU`).
     pub fn set<'a>(&mut self, binding: &Binding, value: impl Into<Bind<'a>>) -> Result<()> {
-        if binding.op.gpu.id() != self.gpu.id() {
-            return Err(crate::error::foreign_gpu(
-                "binding",
-                &binding.op.label,
-                "given to the SetBatch of another Gpu",
-            ));
-        }
-        let (key, index) = (binding.key, binding.index);
-        let value = value.into();
-        if let Bind::Typed(typed) = value {
-            if let Some(done) =
-                SharedState::with_held(&self.held, |st| st.set_typed_in_place(key, index, typed))
-            {
-                return done;
-            }
-        }
-        match value.into_value() {
-            Ok(input) => SharedState::with_held(&self.held, |st| {
-                st.set_binding_at(key, index, input.as_input().into())
-            }),
-            Err(other) => {
-                let input = other.lower(self.gpu.id(), &binding.op.label, binding.name())?;
-                SharedState::with_held(&self.held, |st| st.set_binding_at(key, index, input))
-            }
-        }
+        binding.check_batch_gpu(self.gpu)?;
+        binding.set_via(Held(&self.held), value.into())
     }
 }

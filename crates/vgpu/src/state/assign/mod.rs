@@ -205,7 +205,12 @@ impl State {
 
     /// The full path of [`set_binding_at`](Self::set_binding_at).
     #[inline(never)]
-    fn assign_at(&mut self, key: OpKey, index: usize, input: BindingInput<'_>) -> Result<()> {
+    pub(crate) fn assign_at(
+        &mut self,
+        key: OpKey,
+        index: usize,
+        input: BindingInput<'_>,
+    ) -> Result<()> {
         let Some(op) = self.ops.get(key) else {
             return Ok(());
         };

@@ -22,9 +22,10 @@ enum Untyped<'v> {
 }
 
 impl State {
-    /// Fastest path of `set`: a typed value of the Rust type already checked against binding
-    /// `i` of operation `key` (which holds its library-owned value): written straight into the
-    /// engine's scratch and compared with the owner's bytes. `None`: another path must run.
+    /// Fast path of a typed `set`: a value of the Rust type already checked against binding `i`
+    /// of operation `key` (which holds its library-owned value, then of fixed size): every byte
+    /// written straight into the engine's scratch and compared with the owner's, no plan, no
+    /// tree. `None` (another type, or no value yet): the full path must run (once).
     #[inline]
     pub(crate) fn set_typed_in_place(
         &mut self,
@@ -86,28 +87,15 @@ impl State {
         i: usize,
         input: ValueInput<'_>,
     ) -> Option<Result<()>> {
-        let State { ops, engine, .. } = self;
-        let op = ops.get(key)?;
-        let BindingContent::Value { owner, typed } = *op.contents.get(i)? else {
-            return None;
-        };
-        // A Rust type already checked against this binding (which is then of fixed size): it
-        // writes every byte straight into the scratch, no plan, no tree, no interpreter.
-        // Another type takes the full path once.
         let value = match input {
-            ValueInput::Typed(value) if typed == Some(value.type_key()) => {
-                return Some(
-                    engine
-                        .overwrite(owner, |bytes| {
-                            value.write(bytes);
-                            Ok::<(), crate::error::Error>(())
-                        })
-                        .map(|_| ()),
-                );
-            }
-            ValueInput::Typed(_) => return None,
+            ValueInput::Typed(value) => return self.set_typed_in_place(key, i, value),
             ValueInput::Value(v) => Untyped::Value(v),
             ValueInput::Bytes(bytes) => Untyped::Bytes(bytes),
+        };
+        let State { ops, engine, .. } = self;
+        let op = ops.get(key)?;
+        let BindingContent::Value { owner, .. } = *op.contents.get(i)? else {
+            return None;
         };
         let pb = &op.program.bindings[i];
         let plan = op
@@ -224,12 +212,16 @@ impl State {
         let has_bytes = existing && self.engine.bytes(owner).is_some_and(|b| !b.is_empty());
         match input {
             BindingInput::Typed(value) => {
-                value.shape().check(plan.layout(), value.rust_type(), cx)?;
+                // The check a `TypedBinding` makes when it is created; it also guards the write
+                // below (a fixed size equal to the binding's).
+                t.program.check_typed(
+                    t.label,
+                    t.index,
+                    value.shape(),
+                    value.rust_type(),
+                    value.size(),
+                )?;
                 let size = value.size();
-                if size != plan.size() || plan.runtime_array().is_some() {
-                    // The shape check compares sizes; this guards the write below.
-                    return Err(t.kind_error("a typed value of another size"));
-                }
                 if has_bytes {
                     self.engine.update(owner, |bytes| {
                         value.write(bytes);
