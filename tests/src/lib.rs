@@ -270,6 +270,21 @@ impl ExampleRun {
     pub fn path(&self, name: &str) -> std::path::PathBuf {
         self.dir.join(name)
     }
+
+    /// The PNG `name` the example says it wrote (`wrote <name>` on standard output), loaded as
+    /// ([`load_png`]) width, height and RGBA8 pixels.
+    ///
+    /// # Panics
+    /// If the example did not say so, or the file is not a PNG.
+    #[track_caller]
+    pub fn png(&self, name: &str) -> (u32, u32, Vec<u8>) {
+        assert!(
+            self.stdout.contains(&format!("wrote {name}")),
+            "the example did not write {name}:\n{}",
+            self.stdout
+        );
+        load_png(&self.path(name))
+    }
 }
 
 /// Runs the built example `name` ([`example_binary`]) with `args` in a fresh directory

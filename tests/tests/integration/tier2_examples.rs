@@ -110,13 +110,7 @@ fn per_pass_camera_each_png_shows_its_own_camera_and_steady_frames_upload_nothin
     let adapter = run.line("adapter: ");
     let mut seen = HashSet::new();
     for (name, offset, scale) in PER_PASS_CAMERAS {
-        let file = format!("per_pass_camera_{name}.png");
-        assert!(
-            run.stdout.contains(&format!("wrote {file}")),
-            "{}",
-            run.stdout
-        );
-        let (w, h, pixels) = vgpu_tests::load_png(&run.path(&file));
+        let (w, h, pixels) = run.png(&format!("per_pass_camera_{name}.png"));
         assert_eq!((w, h), (PER_PASS_SIZE, PER_PASS_SIZE));
         let expected = per_pass_expected(offset, scale);
         // Every object is visible under every camera (its color is in the image).
@@ -290,15 +284,7 @@ fn instancing_draws_ten_thousand_distinct_instances_in_one_draw() {
             assert_no_png_on_noop(&run);
             continue;
         }
-        assert!(
-            run.stdout.contains("wrote instancing_storage.png"),
-            "{}",
-            run.stdout
-        );
-        check_instancing_image(
-            vgpu_tests::load_png(&run.path("instancing_storage.png")),
-            &what,
-        );
+        check_instancing_image(run.png("instancing_storage.png"), &what);
     }
 }
 
@@ -383,7 +369,7 @@ fn bundle_replays_a_static_scene_with_a_live_camera() {
     }
     let adapter = run.line("adapter: ");
     let last = frames.len() as u32 - 1;
-    let (w, h, first_pixels) = vgpu_tests::load_png(&run.path("bundle_static_scene_first.png"));
+    let (w, h, first_pixels) = run.png("bundle_static_scene_first.png");
     assert_eq!((w, h), (BUNDLE_SIZE, BUNDLE_SIZE));
     assert_image_eq(
         &first_pixels,
@@ -392,7 +378,7 @@ fn bundle_replays_a_static_scene_with_a_live_camera() {
         &format!("frame 0 on {adapter}"),
     );
     assert_ne!(bundle_expected(0), bundle_expected(last));
-    let (w, h, last_pixels) = vgpu_tests::load_png(&run.path("bundle_static_scene.png"));
+    let (w, h, last_pixels) = run.png("bundle_static_scene.png");
     assert_eq!((w, h), (BUNDLE_SIZE, BUNDLE_SIZE));
     assert_image_eq(
         &last_pixels,

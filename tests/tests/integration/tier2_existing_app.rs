@@ -60,13 +60,7 @@ fn vgpu_draws_into_the_apps_view_encoder_and_pass_and_the_app_keeps_its_error_ha
         return;
     }
     for frame in 1..=FRAMES {
-        let file = format!("existing_app_frame{frame}.png");
-        assert!(
-            run.stdout.contains(&format!("wrote {file}")),
-            "{}",
-            run.stdout
-        );
-        let (w, h, image) = vgpu_tests::load_png(&run.path(&file));
+        let (w, h, image) = run.png(&format!("existing_app_frame{frame}.png"));
         assert_eq!((w, h), (SIZE, SIZE));
         let pixel = |x: u32, y: u32| &image[((y * SIZE + x) * 4) as usize..][..4];
         for offset in OFFSETS {

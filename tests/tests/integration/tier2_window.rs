@@ -441,7 +441,7 @@ fn surface_pass_in_the_apps_encoder_child() {
     if !vgpu_tests::in_child_test("surface_pass_in_the_apps_encoder_child") {
         return;
     }
-    use winit::event_loop::EventLoop;
+    let mut builder = winit::event_loop::EventLoop::builder();
     #[cfg(any(
         target_os = "linux",
         target_os = "freebsd",
@@ -449,17 +449,10 @@ fn surface_pass_in_the_apps_encoder_child() {
         target_os = "netbsd",
         target_os = "dragonfly"
     ))]
-    use winit::platform::x11::EventLoopBuilderExtX11;
-
-    let mut builder = EventLoop::builder();
-    #[cfg(any(
-        target_os = "linux",
-        target_os = "freebsd",
-        target_os = "openbsd",
-        target_os = "netbsd",
-        target_os = "dragonfly"
-    ))]
-    builder.with_any_thread(true);
+    {
+        use winit::platform::x11::EventLoopBuilderExtX11;
+        builder.with_any_thread(true);
+    }
     let event_loop = builder.build().expect("an event loop on $DISPLAY");
     #[allow(
         deprecated,
