@@ -8,7 +8,7 @@ use crate::draw::OpHandle;
 use crate::error::Result;
 use crate::gpu::Gpu;
 use crate::shader::Shader;
-use crate::state::Stages;
+use crate::state::{OperationKind, Stages};
 
 /// Describes a [`Compute`]. `Default`: label "compute", entry point `cs_main` or the only
 /// compute entry point.
@@ -56,7 +56,13 @@ impl Gpu {
         let program =
             self.with_state(|st| st.program(&shader.inner, Stages::Compute { cs: entry }))?;
         Ok(Compute {
-            inner: Arc::new(OpHandle::insert(self, &desc.label, program, None)),
+            inner: Arc::new(OpHandle::insert(
+                self,
+                &desc.label,
+                program,
+                OperationKind::Compute(None),
+                (0, 0),
+            )),
         })
     }
 }

@@ -10,7 +10,8 @@ use crate::error::{BindingError, Result};
 use crate::gpu::Gpu;
 use crate::shader::Shader;
 use crate::state::{
-    BindingInput, IndexBinding, OpKey, Program, RenderInfo, RenderStateKey, Stages, VertexBinding,
+    BindingInput, IndexBinding, OpKey, OperationKind, Program, RenderInfo, RenderStateKey, Stages,
+    VertexBinding,
 };
 
 /// A vertex buffer bound at one slot, with its layout (checked against the shader's inputs).
@@ -115,10 +116,11 @@ impl OpHandle {
         gpu: &Gpu,
         label: &str,
         program: Arc<Program>,
-        render: Option<RenderInfo>,
+        kind: OperationKind,
+        counts: (u32, u32),
     ) -> OpHandle {
         let label: Arc<str> = Arc::from(label);
-        let key = gpu.with_state(|st| st.insert_op(label.clone(), program.clone(), render));
+        let key = gpu.with_state(|st| st.insert_op(label.clone(), program.clone(), kind, counts));
         OpHandle {
             gpu: gpu.clone(),
             key,
@@ -290,12 +292,13 @@ impl Gpu {
         };
         // One shared key per distinct render state (draws of a scene share a few).
         let state_key = self.with_state(|st| st.intern_render_state(state_key));
+        let counts = (
+            desc.vertex_count
+                .unwrap_or_else(|| buffers_vertex_count(&desc.vertex_buffers)),
+            desc.instance_count,
+        );
         let render = RenderInfo {
             state_key,
-            vertex_count: desc
-                .vertex_count
-                .unwrap_or_else(|| buffers_vertex_count(&desc.vertex_buffers)),
-            instance_count: desc.instance_count,
             vertex_buffers: desc
                 .vertex_buffers
                 .iter()
@@ -312,7 +315,13 @@ impl Gpu {
             }),
             pipelines: Default::default(),
         };
-        let handle = OpHandle::insert(self, &desc.label, program, Some(render));
+        let handle = OpHandle::insert(
+            self,
+            &desc.label,
+            program,
+            OperationKind::Render(render),
+            counts,
+        );
         Ok(Draw {
             key: handle.key,
             gpu_id: self.id(),

@@ -2,17 +2,18 @@
 //!
 //! Three layers, each valid under a condition that is one integer compare:
 //!
-//! 1. **Cached group** ([`CachedGroup`], per bind group of an operation): the bind group last
+//! 1. **Group memo** ([`GroupMemo`], per bind group of an operation): the bind group last
 //!    built (or found in the bind-group cache) for the group's contents. Valid while the cache's
 //!    invalidation epoch (it moves when a resource is destroyed or the cache cleared, not on a
 //!    capacity eviction: the memo holds its own `wgpu::BindGroup`), the operation's binding
 //!    revision, and the pages its values resolved to are unchanged. A single value alternating
 //!    between two pages (a camera set per pass whose second value sits in another page) keeps
 //!    the other page's group in [`PageGroup`] and swaps.
-//! 2. **Fast record** ([`FastRecord`], per operation, first in its record): for a draw without
-//!    geometry buffers whose groups each hold one value with one dynamic offset, a copy of its
-//!    pipeline for one target signature and of each group's cached group, plus the dynamic
-//!    offset the value resolved to and the value's *stamp* at that time.
+//! 2. **Fast record** ([`FastRecord`], per operation, first in its record, and the fast fields
+//!    of each group memo): for a draw without geometry buffers whose groups (at most two) each
+//!    hold one value with one dynamic offset, its pipeline for one target signature, and per
+//!    group the dynamic offset the value resolved to and the value's *stamp* at that time. The
+//!    group memos sit inline right after it, so a steady-state record reads one block.
 //! 3. **Stamps** (`vgpu_uniforms::UniformEngine::stamps`): a value's stamp moves whenever its
 //!    slot could move (a set that cannot go to the home slot, pin, unpin, removal, a submission
 //!    that bound it elsewhere, a cancel). While a value's stamp equals the memoized one, the
@@ -21,12 +22,11 @@
 //!    before the pass take the new offset without each resolving it.
 //!
 //! Any change of an operation's bindings invalidates its fast record; the full record path
-//! (`record.rs`) rebuilds it after recording.
+//! (`record.rs`) makes it valid again after recording. A memo whose group changes (rebuilt, or
+//! swapped with the other page's) forgets its offset (stamp 0), so the fast record resolves it.
 
 use vgpu_bind::BindGroupId;
-use vgpu_uniforms::{BufferKey, OwnerKey};
-
-use crate::descriptors::TargetSignature;
+use vgpu_uniforms::BufferKey;
 
 /// Most value bindings per group whose pages are memoized (groups with more still work, through
 /// the bind-group cache on every record).
@@ -34,21 +34,20 @@ pub(crate) const MEMO_VALUES: usize = 4;
 /// Groups an operation may have for the fast record.
 pub(crate) const FAST_GROUPS: usize = 2;
 
-/// The memoized bind group of one group of one operation: valid while the buffers its values
-/// resolved to (and, for bindings without a dynamic offset, their offsets), the operation's
-/// binding revision and the cache's invalidation epoch are unchanged.
-///
-/// `repr(C)`, fields read on every record first.
+/// A bind group just built (or found in the bind-group cache) for one group of an operation,
+/// with the page each value resolved to (in value order) and the offsets of values bound
+/// without a dynamic offset.
 #[derive(Debug)]
-#[repr(C)]
-pub(crate) struct CachedGroup {
-    pub(crate) epoch: u64,
-    pub(crate) bindings_rev: u64,
+pub(crate) struct BuiltGroup {
     pub(crate) id: BindGroupId,
     pub(crate) group: wgpu::BindGroup,
-    /// The page each value resolved to, in value order.
+    pub(crate) pages: ValuePages,
+}
+
+/// Where each value of a group resolved when its bind group was built.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct ValuePages {
     pub(crate) pages: [Option<BufferKey>; MEMO_VALUES],
-    /// The offsets of values bound without a dynamic offset.
     pub(crate) static_offsets: [u32; MEMO_VALUES],
 }
 
@@ -60,17 +59,153 @@ pub(crate) struct PageGroup {
     pub(crate) group: wgpu::BindGroup,
 }
 
+/// The memoized bind group of one group of one operation (layer 1 of the module doc), which
+/// the fast record (layer 2) reads in place: valid while `group` is set and the cache's
+/// invalidation epoch, the operation's binding revision and the pages its values resolve to
+/// are the ones it was built under.
+///
+/// A group holding one value with one dynamic offset keeps its page in `page` and, for a value
+/// alternating between two pages, the other page's group in `other`; the fast record's offset
+/// for it holds while the owner's stamp at `stamp_slot` equals `stamp`. Any other group keeps
+/// every value's page and static offset in `values`.
+///
+/// `repr(C)`: what a fast record reads comes first.
+#[derive(Debug, Default)]
+#[repr(C)]
+pub(crate) struct GroupMemo {
+    /// The owner's stamp `offset` was resolved at (0: resolve before use; stamps start at 1).
+    pub(crate) stamp: u64,
+    pub(crate) stamp_slot: u32,
+    /// The dynamic offset the single value resolved to, at `stamp`.
+    pub(crate) offset: u32,
+    pub(crate) id: Option<BindGroupId>,
+    pub(crate) group: Option<wgpu::BindGroup>,
+    pub(crate) epoch: u64,
+    pub(crate) bindings_rev: u64,
+    /// The page the group's first value resolved to.
+    pub(crate) page: Option<BufferKey>,
+    /// Boxed: only values alternating between pages have one.
+    pub(crate) other: Option<Box<PageGroup>>,
+    /// Groups with several values or a value without a dynamic offset: where each resolved.
+    pub(crate) values: Option<Box<ValuePages>>,
+}
+
+impl GroupMemo {
+    /// Whether the memo was built under this epoch and binding revision.
+    #[inline]
+    pub(crate) fn current(&self, epoch: u64, bindings_rev: u64) -> bool {
+        self.group.is_some() && self.epoch == epoch && self.bindings_rev == bindings_rev
+    }
+
+    /// Whether value `j`, resolved to `page` (at `static_offset` when it has no dynamic
+    /// offset), is where the memo's group was built.
+    #[inline]
+    pub(crate) fn holds(&self, j: usize, page: BufferKey, static_offset: Option<u32>) -> bool {
+        match &self.values {
+            Some(v) => {
+                v.pages.get(j) == Some(&Some(page))
+                    && static_offset.is_none_or(|o| v.static_offsets[j] == o)
+            }
+            None => j == 0 && self.page == Some(page) && static_offset.is_none(),
+        }
+    }
+
+    /// Stores a newly built group. With `keep_other`, the group it replaces becomes the other
+    /// page's group (a single value alternating between two pages); else that is forgotten.
+    /// The fast record's offset must be resolved again.
+    pub(crate) fn install(
+        &mut self,
+        built: BuiltGroup,
+        epoch: u64,
+        bindings_rev: u64,
+        single: bool,
+        keep_other: bool,
+    ) {
+        let previous = self.group.take().zip(self.id).filter(|_| keep_other);
+        self.other = match (previous, self.other.take()) {
+            (Some((group, id)), Some(mut other)) => {
+                *other = PageGroup {
+                    page: self.page,
+                    id,
+                    group,
+                };
+                Some(other)
+            }
+            (Some((group, id)), None) => Some(Box::new(PageGroup {
+                page: self.page,
+                id,
+                group,
+            })),
+            (None, _) => None,
+        };
+        self.id = Some(built.id);
+        self.group = Some(built.group);
+        self.page = built.pages.pages[0];
+        self.values = if single {
+            None
+        } else {
+            match self.values.take() {
+                Some(mut v) => {
+                    *v = built.pages;
+                    Some(v)
+                }
+                None => Some(Box::new(built.pages)),
+            }
+        };
+        self.epoch = epoch;
+        self.bindings_rev = bindings_rev;
+        self.stamp = 0;
+    }
+
+    /// The group on its current page (`other == false`) or its other page, with its id.
+    #[inline(always)]
+    pub(crate) fn chosen(&self, other: bool) -> Option<(&wgpu::BindGroup, u64)> {
+        if other {
+            self.other.as_ref().map(|o| (&o.group, o.id.get()))
+        } else {
+            self.group.as_ref().map(|g| (g, self.group_id()))
+        }
+    }
+
+    /// The id of the current group (0: none).
+    #[inline(always)]
+    pub(crate) fn group_id(&self) -> u64 {
+        self.id.map_or(0, BindGroupId::get)
+    }
+
+    /// The id of the other page's group (0: none).
+    #[inline(always)]
+    pub(crate) fn other_group_id(&self) -> u64 {
+        self.other.as_ref().map_or(0, |o| o.id.get())
+    }
+
+    /// Makes the other page's group the current one (`false`: there is none).
+    #[inline]
+    pub(crate) fn swap_pages(&mut self) -> bool {
+        let (Some(other), Some(group), Some(id)) =
+            (self.other.as_mut(), self.group.as_mut(), self.id.as_mut())
+        else {
+            return false;
+        };
+        std::mem::swap(&mut self.page, &mut other.page);
+        std::mem::swap(group, &mut other.group);
+        std::mem::swap(id, &mut other.id);
+        true
+    }
+}
+
 /// The render pipelines of an operation for its two most recent target signatures (a draw
-/// rendered into a shadow map and the screen alternates between two), most recent first.
+/// rendered into a shadow map and the screen alternates between two), most recent first, by
+/// interned signature id (`State::signature_id`).
 #[derive(Debug, Default)]
 pub(crate) struct PipelineMemo {
-    entries: [Option<(TargetSignature, u64, wgpu::RenderPipeline)>; 2],
+    entries: [Option<(u32, u64, wgpu::RenderPipeline)>; 2],
 }
 
 impl PipelineMemo {
-    /// The pipeline for `sig`, made the most recent; `None` if neither entry has it.
+    /// The pipeline for signature `sig`, made the most recent; `None` if neither entry has it.
     #[inline]
-    pub(crate) fn get(&mut self, sig: TargetSignature) -> Option<(u64, &wgpu::RenderPipeline)> {
+    pub(crate) fn get(&mut self, sig: u32) -> Option<(u64, &wgpu::RenderPipeline)> {
         if !matches!(&self.entries[0], Some((s, _, _)) if *s == sig) {
             if !matches!(&self.entries[1], Some((s, _, _)) if *s == sig) {
                 return None;
@@ -85,91 +220,47 @@ impl PipelineMemo {
         self.entries[0].as_ref().map(|(_, id, p)| (*id, p))
     }
 
-    /// Remembers `pipeline` for `sig` as the most recent, forgetting the older entry.
-    pub(crate) fn insert(&mut self, sig: TargetSignature, id: u64, pipeline: wgpu::RenderPipeline) {
+    /// Remembers `pipeline` for signature `sig` as the most recent, forgetting the older entry.
+    pub(crate) fn insert(&mut self, sig: u32, id: u64, pipeline: wgpu::RenderPipeline) {
         self.entries[1] = self.entries[0].take();
         self.entries[0] = Some((sig, id, pipeline));
     }
 }
 
-/// One single-value group as the fast record sees it: the bind group last used (built on page
-/// `page`) and the dynamic offset the value's owner resolved to, valid while the owner's stamp
-/// at `stamp_slot` equals `stamp`; the owner; and the other page's group, for a value that
-/// alternates between two pages. The two are swapped when the owner resolves to the other page.
-#[derive(Debug, Default)]
-#[repr(C)]
-pub(crate) struct FastGroup {
-    pub(crate) stamp: u64,
-    pub(crate) stamp_slot: u32,
-    pub(crate) offset: u32,
-    pub(crate) group_id: u64,
-    pub(crate) group: Option<wgpu::BindGroup>,
-    pub(crate) owner: OwnerKey,
-    pub(crate) page: Option<BufferKey>,
-    pub(crate) other_page: Option<BufferKey>,
-    pub(crate) other_group_id: u64,
-    pub(crate) other_group: Option<wgpu::BindGroup>,
-}
-
-impl FastGroup {
-    /// The group on its current page (`other == false`) or its other page, with its id.
-    #[inline(always)]
-    pub(crate) fn chosen(&self, other: bool) -> Option<(&wgpu::BindGroup, u64)> {
-        if other {
-            self.other_group.as_ref().map(|g| (g, self.other_group_id))
-        } else {
-            self.group.as_ref().map(|g| (g, self.group_id))
-        }
-    }
-
-    /// Makes the other page's group the current one.
-    #[inline]
-    pub(crate) fn swap_pages(&mut self) {
-        std::mem::swap(&mut self.page, &mut self.other_page);
-        std::mem::swap(&mut self.group_id, &mut self.other_group_id);
-        std::mem::swap(&mut self.group, &mut self.other_group);
-    }
-}
-
-/// Everything a steady-state record of a simple draw reads, in one block at the start of its
-/// operation record: a copy of the pipeline memo and of each single-value group's memo.
-/// Valid while `valid_epoch` equals the bind-group cache's invalidation epoch and the pass's
-/// target signature id equals `signature_id`; any change of the operation's bindings invalidates
-/// it. Each group's offset holds while its owner's stamp does.
+/// The operation-wide part of the fast record (layer 2 of the module doc), first in its
+/// operation record; the groups' parts are their [`GroupMemo`]s. Valid while `valid_epoch`
+/// equals the bind-group cache's invalidation epoch and the pass's target signature id equals
+/// `signature_id`; any change of the operation's bindings invalidates it.
 #[derive(Debug)]
 #[repr(C)]
 pub(crate) struct FastRecord {
-    /// Invalidation epoch the copies were made at (`u64::MAX`: invalid, or not eligible).
+    /// Invalidation epoch the record was made at (`u64::MAX`: invalid, or not eligible).
     pub(crate) valid_epoch: u64,
+    pub(crate) pipeline_id: u64,
+    pub(crate) pipeline: Option<wgpu::RenderPipeline>,
     /// Interned target signature of `pipeline` (0: none).
     pub(crate) signature_id: u32,
-    /// Number of groups.
-    pub(crate) groups_len: u8,
+    /// Bindings never set (recording fails while non-zero).
+    pub(crate) unset: u32,
+    /// The draw's vertex (or index) and instance counts.
+    pub(crate) vertex_count: u32,
+    pub(crate) instance_count: u32,
     /// A render operation without vertex or index buffers whose groups (at most
     /// [`FAST_GROUPS`]) each hold exactly one value taking its only dynamic offset.
     pub(crate) eligible: bool,
-    /// Bindings never set (recording fails while non-zero).
-    pub(crate) unset: u32,
-    pub(crate) vertex_count: u32,
-    pub(crate) instance_count: u32,
-    pub(crate) pipeline_id: u64,
-    pub(crate) pipeline: Option<wgpu::RenderPipeline>,
-    pub(crate) groups: [FastGroup; FAST_GROUPS],
 }
 
 impl Default for FastRecord {
     fn default() -> Self {
         FastRecord {
             valid_epoch: u64::MAX,
-            unset: 0,
-            eligible: false,
-            groups_len: 0,
-            signature_id: 0,
             pipeline_id: 0,
             pipeline: None,
+            signature_id: 0,
+            unset: 0,
             vertex_count: 0,
             instance_count: 0,
-            groups: Default::default(),
+            eligible: false,
         }
     }
 }

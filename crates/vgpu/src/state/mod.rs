@@ -36,7 +36,9 @@ pub(crate) use assign::{
 };
 pub(crate) use inspect::{InspectRecorder, PassInspect};
 pub(crate) use lock::{HeldState, SharedState};
-pub(crate) use operation::{IndexBinding, OpKey, RenderInfo, RenderStateKey, VertexBinding};
+pub(crate) use operation::{
+    IndexBinding, OpKey, OperationKind, RenderInfo, RenderStateKey, VertexBinding,
+};
 pub(crate) use program::{Program, Stages};
 pub(crate) use record::{BundleCmd, PassBindings, encode_bundle};
 pub(crate) use resources::{

@@ -8,7 +8,7 @@ use vgpu_bind::ResourceKey;
 use vgpu_uniforms::{OwnerKey, UniformEngine};
 
 use super::State;
-use super::memo::{CachedGroup, FAST_GROUPS, FastGroup, FastRecord, PageGroup, PipelineMemo};
+use super::memo::{FAST_GROUPS, FastRecord, GroupMemo, PipelineMemo};
 use super::program::Program;
 use super::resources::{BlockRecord, BufferRecord, HeldResource};
 use crate::descriptors::DepthState;
@@ -98,100 +98,120 @@ impl BindingContent {
     }
 }
 
-/// `BoundValue::dynamic_index` of a binding without a dynamic offset.
-pub(crate) const NO_DYNAMIC_OFFSET: u8 = u8::MAX;
-
-/// A library-owned value bound in a group, precomputed from the contents when they change.
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct BoundValue {
-    pub(crate) owner: OwnerKey,
-    /// Position of this binding's offset among the group's dynamic offsets, or
-    /// [`NO_DYNAMIC_OFFSET`].
-    pub(crate) dynamic_index: u8,
+/// The owners group `gi` of an operation binds, each with the position of its offset among the
+/// group's dynamic offsets (`None`: bound without one), in binding order.
+pub(crate) fn group_values<'a>(
+    program: &'a Program,
+    contents: &'a [BindingContent],
+    gi: usize,
+) -> impl Iterator<Item = (OwnerKey, Option<usize>)> + 'a {
+    let range = program
+        .groups
+        .get(gi)
+        .map_or(0..0, |g| g.first..g.first + g.len);
+    let mut dynamic = 0usize;
+    program.bindings[range.clone()]
+        .iter()
+        .zip(&contents[range])
+        .filter_map(move |(pb, content)| {
+            let index = pb.dynamic.then(|| {
+                dynamic += 1;
+                dynamic - 1
+            });
+            content.owner().map(|owner| (owner, index))
+        })
 }
 
-/// Per-group recording state of an operation (`repr(C)`: what every record reads comes first).
+/// Per-group recording state of an operation: its memoized bind group (which the fast record
+/// reads in place) and what its contents say about dynamic offsets.
 #[derive(Debug, Default)]
 #[repr(C)]
 pub(crate) struct GroupState {
+    pub(crate) memo: GroupMemo,
     /// Exactly one value, which takes the group's only dynamic offset (fast path): its owner.
     pub(crate) single_value: Option<OwnerKey>,
     /// Number of dynamic offsets the group takes.
     pub(crate) dynamic_offsets: u8,
-    pub(crate) cached: Option<CachedGroup>,
-    /// The single-value path's previous page and group, valid with `cached`'s epoch and binding
-    /// revision: a value alternating between two pages swaps instead of looking up again.
-    pub(crate) other_page: Option<PageGroup>,
-    pub(crate) values: SmallVec<[BoundValue; 2]>,
 }
 
-/// Render-only parts of an operation (`repr(C)`: what every record reads comes first).
+/// Render-only parts of an operation (its counts are in the fast record).
 #[derive(Debug)]
-#[repr(C)]
 pub(crate) struct RenderInfo {
     pub(crate) pipelines: PipelineMemo,
-    pub(crate) vertex_count: u32,
-    pub(crate) instance_count: u32,
-    pub(crate) vertex_buffers: Vec<VertexBinding>,
+    pub(crate) vertex_buffers: Box<[VertexBinding]>,
     pub(crate) index: Option<IndexBinding>,
     pub(crate) state_key: Arc<RenderStateKey>,
 }
 
-/// Per-operation state kept in the `Gpu` state. `repr(C)`: the fast record comes first, so a
-/// steady-state record touches one contiguous block per draw. Not aligned to cache lines: the
-/// records of 100 000 draws pack densely (800 bytes each instead of 1 024), and the
-/// instructions per steady frame are the same either way (callgrind, noop, 1000x2).
+/// What kind of operation a record is, with the parts only that kind has.
+#[derive(Debug)]
+pub(crate) enum OperationKind {
+    Render(RenderInfo),
+    /// A compute dispatch, with its pipeline once made (`(id, pipeline)`).
+    Compute(Option<(u64, wgpu::ComputePipeline)>),
+}
+
+/// Per-operation state kept in the `Gpu` state. `repr(C)`: the fast record comes first and the
+/// groups' memos (inline for up to two groups) follow, so a steady-state record reads one
+/// contiguous block per draw. Not aligned to cache lines: the records of 100 000 draws pack
+/// densely.
 #[derive(Debug)]
 #[repr(C)]
 pub(crate) struct Operation {
     pub(crate) fast: FastRecord,
+    pub(crate) groups: SmallVec<[GroupState; FAST_GROUPS]>,
     /// Grows whenever a binding's content changes: memos and bundles recorded under an older
     /// revision no longer hold.
     pub(crate) bindings_rev: u64,
-    pub(crate) groups: SmallVec<[GroupState; 2]>,
-    pub(crate) render: Option<RenderInfo>,
+    pub(crate) kind: OperationKind,
     pub(crate) label: Arc<str>,
     pub(crate) program: Arc<Program>,
-    pub(crate) contents: Vec<BindingContent>,
-    pub(crate) compute_pipeline: Option<(u64, wgpu::ComputePipeline)>,
+    pub(crate) contents: Box<[BindingContent]>,
 }
 
 impl Operation {
-    /// Recomputes each group's value list after a binding's content changed.
+    /// The render-only parts (`None` for a compute).
+    #[inline]
+    pub(crate) fn render(&self) -> Option<&RenderInfo> {
+        match &self.kind {
+            OperationKind::Render(r) => Some(r),
+            OperationKind::Compute(_) => None,
+        }
+    }
+
+    /// The render-only parts, mutably (`None` for a compute).
+    #[inline]
+    pub(crate) fn render_mut(&mut self) -> Option<&mut RenderInfo> {
+        match &mut self.kind {
+            OperationKind::Render(r) => Some(r),
+            OperationKind::Compute(_) => None,
+        }
+    }
+
+    /// Recomputes each group's dynamic offsets and single value after a binding's content
+    /// changed.
     pub(crate) fn rebuild_group_values(&mut self) {
-        for (gi, group) in self.program.groups.iter().enumerate() {
-            let Some(state) = self.groups.get_mut(gi) else {
-                continue;
-            };
-            state.values.clear();
-            let mut dynamic = 0u8;
-            for bi in group.first..group.first + group.len {
-                let pb = &self.program.bindings[bi];
-                let dynamic_index = if pb.dynamic {
-                    dynamic += 1;
-                    dynamic - 1
-                } else {
-                    NO_DYNAMIC_OFFSET
-                };
-                if let Some(owner) = self.contents[bi].owner() {
-                    state.values.push(BoundValue {
-                        owner,
-                        dynamic_index,
-                    });
-                }
-            }
-            state.dynamic_offsets = dynamic;
-            state.single_value = match state.values.as_slice() {
-                [v] if dynamic == 1 && v.dynamic_index == 0 => Some(v.owner),
+        for gi in 0..self.groups.len() {
+            let dynamic = self.program.groups.get(gi).map_or(0, |g| {
+                self.program.bindings[g.first..g.first + g.len]
+                    .iter()
+                    .filter(|b| b.dynamic)
+                    .count()
+            });
+            let mut values = group_values(&self.program, &self.contents, gi);
+            let single = match (values.next(), values.next()) {
+                (Some((owner, Some(0))), None) if dynamic == 1 => Some(owner),
                 _ => None,
             };
+            drop(values);
+            let state = &mut self.groups[gi];
+            state.dynamic_offsets = dynamic.min(usize::from(u8::MAX)) as u8;
+            state.single_value = single;
         }
         let simple = self
-            .render
-            .as_ref()
+            .render()
             .is_some_and(|r| r.vertex_buffers.is_empty() && r.index.is_none());
         self.fast.invalidate();
-        self.fast.groups_len = self.groups.len().min(FAST_GROUPS) as u8;
         self.fast.eligible = simple
             && self.groups.len() <= FAST_GROUPS
             && self.groups.iter().all(|g| g.single_value.is_some());
@@ -207,8 +227,8 @@ impl Operation {
 }
 
 impl Operation {
-    /// Copies the current pipeline and the single-value groups' cached groups into the fast
-    /// record after a full record, if they are all current.
+    /// Makes the fast record valid after a full record, if the current pipeline and every
+    /// group's memo are current: each group's offset is resolved again at the next record.
     pub(crate) fn refresh_fast_record(
         &mut self,
         epoch: u64,
@@ -219,42 +239,26 @@ impl Operation {
         if !self.fast.eligible || signature_id == 0 {
             return;
         }
-        let Some(render) = &self.render else { return };
+        let OperationKind::Render(render) = &self.kind else {
+            return;
+        };
         let Some((pipeline_id, pipeline)) = render.pipelines.current() else {
             return;
         };
-        for (gi, g) in self.groups.iter().enumerate().take(FAST_GROUPS) {
-            let (Some(owner), Some(m)) = (g.single_value, &g.cached) else {
-                return;
-            };
-            if m.epoch != epoch || m.bindings_rev != self.bindings_rev {
+        for g in self.groups.iter_mut() {
+            let Some(owner) = g.single_value else { return };
+            if !g.memo.current(epoch, self.bindings_rev) {
                 return;
             }
             let Some(stamp_slot) = engine.stamp_slot(owner) else {
                 return;
             };
-            let (other_page, other_group_id, other_group) = match &g.other_page {
-                Some(o) => (o.page, o.id.get(), Some(o.group.clone())),
-                None => (None, 0, None),
-            };
-            self.fast.groups[gi] = FastGroup {
-                // Stamps start at 1: the first record resolves the owner.
-                stamp: 0,
-                stamp_slot,
-                offset: 0,
-                group_id: m.id.get(),
-                group: Some(m.group.clone()),
-                owner,
-                page: m.pages[0],
-                other_page,
-                other_group_id,
-                other_group,
-            };
+            // Stamps start at 1: the first record resolves the owner.
+            g.memo.stamp = 0;
+            g.memo.stamp_slot = stamp_slot;
         }
         self.fast.pipeline_id = pipeline_id;
         self.fast.pipeline = Some(pipeline.clone());
-        self.fast.vertex_count = render.vertex_count;
-        self.fast.instance_count = render.instance_count;
         self.fast.signature_id = signature_id;
         self.fast.valid_epoch = epoch;
     }
@@ -276,7 +280,8 @@ impl State {
         &mut self,
         label: Arc<str>,
         program: Arc<Program>,
-        render: Option<RenderInfo>,
+        kind: OperationKind,
+        (vertex_count, instance_count): (u32, u32),
     ) -> OpKey {
         let n = program.bindings.len();
         let key = self.ops.insert(Operation {
@@ -285,14 +290,15 @@ impl State {
             contents: (0..n).map(|_| BindingContent::Unset).collect(),
             fast: FastRecord {
                 unset: n as u32,
+                vertex_count,
+                instance_count,
                 ..FastRecord::default()
             },
             bindings_rev: 1,
             groups: (0..program.groups.len())
                 .map(|_| GroupState::default())
                 .collect(),
-            render,
-            compute_pipeline: None,
+            kind,
         });
         if let Some(op) = self.ops.get_mut(key) {
             op.rebuild_group_values();
@@ -331,10 +337,6 @@ impl State {
     /// Changes a draw's vertex and instance counts.
     pub(crate) fn set_counts(&mut self, key: OpKey, vertex_count: u32, instance_count: u32) {
         if let Some(op) = self.ops.get_mut(key) {
-            if let Some(r) = op.render.as_mut() {
-                r.vertex_count = vertex_count;
-                r.instance_count = instance_count;
-            }
             op.fast.vertex_count = vertex_count;
             op.fast.instance_count = instance_count;
         }
@@ -343,13 +345,11 @@ impl State {
     /// A draw's vertex (or index) and instance counts, as recording uses them; `(0, 0)` for a
     /// removed operation or a compute.
     pub(crate) fn counts(&self, key: OpKey) -> (u32, u32) {
-        self.ops
-            .get(key)
-            .and_then(|op| op.render.as_ref())
-            .map_or((0, 0), |r| match &r.index {
-                Some(i) => (i.count, r.instance_count),
-                None => (r.vertex_count, r.instance_count),
-            })
+        self.ops.get(key).map_or((0, 0), |op| match op.render() {
+            Some(RenderInfo { index: Some(i), .. }) => (i.count, op.fast.instance_count),
+            Some(_) => (op.fast.vertex_count, op.fast.instance_count),
+            None => (0, 0),
+        })
     }
 
     /// The operation's binding revision (0 once removed).
@@ -377,7 +377,7 @@ impl State {
             }
         }
         // Vertex and index buffers are recorded into the bundle too.
-        if let Some(render) = &op.render {
+        if let Some(render) = op.render() {
             let geometry = render
                 .vertex_buffers
                 .iter()
@@ -393,5 +393,27 @@ impl State {
             return stale("was rebound since the bundle was recorded".to_owned());
         }
         None
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::mem::size_of;
+
+    use super::{FastRecord, GroupState, Operation, RenderInfo};
+
+    /// A static draw's record (two groups inline) stays within the 400 bytes: the
+    /// fast record 48, a group 96 (its memo 80), render parts 96. A field added to the record
+    /// must fit or move out of line.
+    #[test]
+    fn operation_record_sizes() {
+        assert_eq!(size_of::<FastRecord>(), 48);
+        assert_eq!(size_of::<GroupState>(), 96);
+        assert_eq!(size_of::<RenderInfo>(), 96);
+        assert!(
+            size_of::<Operation>() <= 400,
+            "Operation is {} bytes",
+            size_of::<Operation>()
+        );
     }
 }

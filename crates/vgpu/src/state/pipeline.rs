@@ -4,7 +4,7 @@
 use std::sync::Arc;
 
 use super::State;
-use super::operation::{OpKey, RenderStateKey};
+use super::operation::{OpKey, OperationKind, RenderStateKey};
 use super::program::{Program, Stages};
 use crate::descriptors::TargetSignature;
 use crate::error::{BindingError, Result};
@@ -27,10 +27,11 @@ impl State {
     /// shared cache, or created. Stores it in the operation's memo and returns its id.
     #[cold]
     pub(crate) fn render_pipeline(&mut self, key: OpKey, sig: TargetSignature) -> Result<u64> {
+        let sig_id = self.signature_id(sig);
         let Some(op) = self.ops.get(key) else {
             return Ok(0);
         };
-        let Some(render) = op.render.as_ref() else {
+        let Some(render) = op.render() else {
             return Ok(0);
         };
         self.ctx.stats().pipeline_cache_lookups.bump();
@@ -38,8 +39,8 @@ impl State {
         let cache_key: PipelineKey = (program.id, render.state_key.clone(), sig);
         if let Some((id, p)) = self.pipelines.get(&cache_key) {
             let (id, p) = (*id, p.clone());
-            if let Some(r) = self.ops.get_mut(key).and_then(|o| o.render.as_mut()) {
-                r.pipelines.insert(sig, id, p);
+            if let Some(r) = self.ops.get_mut(key).and_then(|o| o.render_mut()) {
+                r.pipelines.insert(sig_id, id, p);
             }
             return Ok(id);
         }
@@ -48,8 +49,8 @@ impl State {
         let pipeline = create_render_pipeline(&self.ctx, &program, &state, sig, &label)?;
         let id = self.next_id();
         self.pipelines.insert(cache_key, (id, pipeline.clone()));
-        if let Some(r) = self.ops.get_mut(key).and_then(|o| o.render.as_mut()) {
-            r.pipelines.insert(sig, id, pipeline);
+        if let Some(r) = self.ops.get_mut(key).and_then(|o| o.render_mut()) {
+            r.pipelines.insert(sig_id, id, pipeline);
         }
         Ok(id)
     }
@@ -62,7 +63,7 @@ impl State {
         let Some(op) = self.ops.get(key) else {
             return Ok(None);
         };
-        if let Some(m) = &op.compute_pipeline {
+        if let OperationKind::Compute(Some(m)) = &op.kind {
             return Ok(Some(m.clone()));
         }
         let program = op.program.clone();
@@ -89,7 +90,9 @@ impl State {
             }
         };
         if let Some(op) = self.ops.get_mut(key) {
-            op.compute_pipeline = Some(entry.clone());
+            if let OperationKind::Compute(m) = &mut op.kind {
+                *m = Some(entry.clone());
+            }
         }
         Ok(Some(entry))
     }

@@ -11,13 +11,13 @@
 
 use ahash::AHashMap;
 use smallvec::SmallVec;
-use vgpu_bind::{BindEntry, BindGroupId, BindingStore, ResourceKey};
+use vgpu_bind::{BindEntry, BindingStore, ResourceKey};
 use vgpu_uniforms::{BufferKey, OwnerKey, SlotRef, UniformEngine};
 
 use super::State;
 use super::inspect::Inspector;
-use super::memo::{CachedGroup, FAST_GROUPS, FastGroup, FastRecord, MEMO_VALUES, PageGroup};
-use super::operation::{BindingContent, GroupState, NO_DYNAMIC_OFFSET, OpKey, Operation};
+use super::memo::{BuiltGroup, FAST_GROUPS, GroupMemo, MEMO_VALUES, ValuePages};
+use super::operation::{BindingContent, GroupState, OpKey, Operation, group_values};
 use super::program::Program;
 use super::resources::HeldResource;
 use crate::descriptors::{DrawRange, TargetSignature};
@@ -182,32 +182,42 @@ impl State {
         let Some(op) = ops.get_mut(key) else {
             return false;
         };
-        let fast = &mut op.fast;
+        let fast = &op.fast;
         if fast.valid_epoch != epoch || fast.signature_id != signature_id {
             return false;
         }
         // Every group's memoized slot holds while its owner's stamp does; a group whose owner
         // another draw of this pass resolved at the current stamp (a shared camera after a set)
         // reads that slot, on its page or its other page, without writing it back. Anything
-        // else catches up out of line. Unrolled: a fast record has at most two groups.
+        // else catches up out of line. A valid fast record has at most two groups.
         let stamps = engine.stamps();
-        let n = fast.groups_len;
-        let [g0, g1] = &fast.groups;
-        let fresh = n == 0
-            || (stamps.get(g0.stamp_slot as usize) == Some(&g0.stamp)
-                && (n == 1 || stamps.get(g1.stamp_slot as usize) == Some(&g1.stamp)));
-        if fresh {
-            if n > 0 {
-                let Some(group) = &g0.group else { return false };
-                set_single(rec, bound, 0, g0.group_id, group, g0.offset);
-                if n > 1 {
-                    let Some(group) = &g1.group else { return false };
-                    set_single(rec, bound, 1, g1.group_id, group, g1.offset);
+        let fresh = |g: &GroupState| stamps.get(g.memo.stamp_slot as usize) == Some(&g.memo.stamp);
+        let groups = op.groups.as_mut_slice();
+        match &*groups {
+            [] => {}
+            [g0] if fresh(g0) => {
+                let Some(group) = &g0.memo.group else {
+                    return false;
+                };
+                set_single(rec, bound, 0, g0.memo.group_id(), group, g0.memo.offset);
+            }
+            [g0, g1] if fresh(g0) && fresh(g1) => {
+                let Some(group) = &g0.memo.group else {
+                    return false;
+                };
+                set_single(rec, bound, 0, g0.memo.group_id(), group, g0.memo.offset);
+                let Some(group) = &g1.memo.group else {
+                    return false;
+                };
+                set_single(rec, bound, 1, g1.memo.group_id(), group, g1.memo.offset);
+            }
+            _ => {
+                if !set_stale_groups(groups, engine, rec, bound) {
+                    return false;
                 }
             }
-        } else if !set_stale_groups(fast, engine, rec, bound) {
-            return false;
         }
+        let fast = &op.fast;
         if bound.pipeline != fast.pipeline_id {
             let Some(p) = &fast.pipeline else {
                 return false;
@@ -235,6 +245,12 @@ impl State {
         range: Option<&DrawRange>,
     ) -> Result<()> {
         let pinning = bound.pinned.is_some();
+        // The pipeline memo is keyed by interned signature; a bundle records without a pass's
+        // signature id (and makes no fast record): look it up (rare).
+        let pipeline_sig = match signature_id {
+            0 => self.signature_id(sig),
+            id => id,
+        };
         let State {
             ops,
             engine,
@@ -247,10 +263,9 @@ impl State {
             return Ok(());
         };
         let memoized = op
-            .render
-            .as_mut()
-            .is_some_and(|r| r.pipelines.get(sig).is_some());
-        if !memoized && op.render.is_some() {
+            .render_mut()
+            .is_some_and(|r| r.pipelines.get(pipeline_sig).is_some());
+        if !memoized && op.render().is_some() {
             // Rare: the pipeline for this target signature is made (it needs the whole state;
             // on `Ok` it is memoized), then the record is looked up again.
             self.render_pipeline(key, sig)?;
@@ -258,9 +273,10 @@ impl State {
         }
         let inspect = inspect.as_deref_mut();
         record_groups(op, engine, bind, page_resources, inspect, rec, bound)?;
-        let Some(render) = op.render.as_ref() else {
+        let Some(render) = op.render() else {
             return Ok(());
         };
+        let (vertex_count, instance_count) = (op.fast.vertex_count, op.fast.instance_count);
         if let Some((pid, pipeline)) = render.pipelines.current() {
             if bound.pipeline != pid {
                 rec.set_pipeline(pipeline);
@@ -292,12 +308,12 @@ impl State {
                 }
                 let (v, i) = match r {
                     Some(r) => (r.vertices.clone(), r.instances.clone()),
-                    None => (0..ib.count, 0..render.instance_count),
+                    None => (0..ib.count, 0..instance_count),
                 };
                 rec.draw_indexed(v, i);
             }
             (None, Some(r)) => rec.draw(r.vertices.clone(), r.instances.clone()),
-            (None, None) => rec.draw(0..render.vertex_count, 0..render.instance_count),
+            (None, None) => rec.draw(0..vertex_count, 0..instance_count),
         }
         bound.operations += 1;
         if !pinning {
@@ -346,37 +362,31 @@ impl State {
 /// else catches up (`catch_up_groups`). `false`: the full path must run.
 #[inline(always)]
 fn set_stale_groups<R: Recorder>(
-    fast: &mut FastRecord,
+    groups: &mut [GroupState],
     engine: &mut UniformEngine,
     rec: &mut R,
     bound: &mut PassBindings,
 ) -> bool {
-    let n = fast.groups_len;
     let stamps = engine.stamps();
     let [r0, r1] = &bound.resolved;
-    let [g0, g1] = &fast.groups;
-    let shared = match (pick_slot(g0, stamps, r0), n == 1) {
-        (Some(p0), true) => Some([p0, (false, 0)]),
-        (Some(p0), false) => pick_slot(g1, stamps, r1).map(|p1| [p0, p1]),
-        (None, _) => None,
+    let shared = match &*groups {
+        [g0] => pick_slot(&g0.memo, stamps, r0).map(|p0| [p0, (false, 0)]),
+        [g0, g1] => pick_slot(&g0.memo, stamps, r0)
+            .and_then(|p0| pick_slot(&g1.memo, stamps, r1).map(|p1| [p0, p1])),
+        _ => return false,
     };
     let picked = match shared {
         Some(picked) => picked,
         None => {
-            if !catch_up_groups(fast, engine, &mut bound.resolved) {
+            if !catch_up_groups(groups, engine, &mut bound.resolved) {
                 return false;
             }
-            [
-                (false, fast.groups[0].offset),
-                (false, fast.groups[1].offset),
-            ]
+            let offset = |gi: usize| groups.get(gi).map_or(0, |g| g.memo.offset);
+            [(false, offset(0)), (false, offset(1))]
         }
     };
-    for (gi, (g, (other, offset))) in fast.groups.iter().zip(picked).enumerate() {
-        if gi >= usize::from(n) {
-            break;
-        }
-        let Some((group, id)) = g.chosen(other) else {
+    for (gi, (g, (other, offset))) in groups.iter().zip(picked).enumerate() {
+        let Some((group, id)) = g.memo.chosen(other) else {
             return false;
         };
         set_single(rec, bound, gi, id, group, offset);
@@ -388,7 +398,7 @@ fn set_stale_groups<R: Recorder>(
 /// memoized slot while the owner's stamp holds; else the slot another draw of this pass resolved
 /// the same owner to at the current stamp, if that slot's page is one of the group's two pages.
 #[inline(always)]
-fn pick_slot(g: &FastGroup, stamps: &[u64], shared: &ResolvedValue) -> Option<(bool, u32)> {
+fn pick_slot(g: &GroupMemo, stamps: &[u64], shared: &ResolvedValue) -> Option<(bool, u32)> {
     let stamp = *stamps.get(g.stamp_slot as usize)?;
     if stamp == g.stamp {
         return Some((false, g.offset));
@@ -396,9 +406,9 @@ fn pick_slot(g: &FastGroup, stamps: &[u64], shared: &ResolvedValue) -> Option<(b
     if stamp != shared.stamp || shared.stamp_slot != g.stamp_slot {
         return None;
     }
-    if shared.group_id == g.group_id {
+    if shared.group_id == g.group_id() {
         Some((false, shared.offset))
-    } else if shared.group_id == g.other_group_id && g.other_group.is_some() {
+    } else if shared.group_id == g.other_group_id() {
         Some((true, shared.offset))
     } else {
         None
@@ -411,33 +421,33 @@ fn pick_slot(g: &FastGroup, stamps: &[u64], shared: &ResolvedValue) -> Option<(b
 /// resolve (`resolve_moved_values`). `false`: the full path must run.
 #[inline(never)]
 fn catch_up_groups(
-    fast: &mut FastRecord,
+    groups: &mut [GroupState],
     engine: &mut UniformEngine,
     resolved: &mut [ResolvedValue; FAST_GROUPS],
 ) -> bool {
     let stamps = engine.stamps();
-    let n = usize::from(fast.groups_len).min(FAST_GROUPS);
     let mut current = true;
-    for (g, c) in fast.groups[..n].iter_mut().zip(resolved.iter()) {
-        let stamp = stamps.get(g.stamp_slot as usize).copied();
-        if stamp == Some(g.stamp) {
+    for (g, c) in groups.iter_mut().zip(resolved.iter()) {
+        let m = &mut g.memo;
+        let stamp = stamps.get(m.stamp_slot as usize).copied();
+        if stamp == Some(m.stamp) {
             continue;
         }
-        if stamp != Some(c.stamp) || c.stamp_slot != g.stamp_slot {
+        if stamp != Some(c.stamp) || c.stamp_slot != m.stamp_slot {
             current = false;
             continue;
         }
-        if c.group_id != g.group_id && c.group_id == g.other_group_id && g.other_group.is_some() {
-            g.swap_pages();
+        if c.group_id != m.group_id() && c.group_id == m.other_group_id() {
+            m.swap_pages();
         }
-        if c.group_id == g.group_id {
-            g.offset = c.offset;
-            g.stamp = c.stamp;
+        if c.group_id == m.group_id() {
+            m.offset = c.offset;
+            m.stamp = c.stamp;
         } else {
             current = false;
         }
     }
-    current || resolve_moved_values(fast, engine, resolved)
+    current || resolve_moved_values(groups, engine, resolved)
 }
 
 /// Resolves again each group's owner of a fast record whose stamp moved, and memoizes the offset
@@ -445,36 +455,42 @@ fn catch_up_groups(
 /// memoized bind groups was built on (or fails to resolve: the full path reports it).
 #[inline(never)]
 fn resolve_moved_values(
-    fast: &mut FastRecord,
+    groups: &mut [GroupState],
     engine: &mut UniformEngine,
     shared: &mut [ResolvedValue; FAST_GROUPS],
 ) -> bool {
-    let n = usize::from(fast.groups_len).min(FAST_GROUPS);
-    for (g, c) in fast.groups[..n].iter_mut().zip(shared) {
-        if engine.stamps().get(g.stamp_slot as usize) == Some(&g.stamp) {
+    for (g, c) in groups.iter_mut().zip(shared) {
+        let m = &mut g.memo;
+        if engine.stamps().get(m.stamp_slot as usize) == Some(&m.stamp) {
             continue;
         }
+        let Some(owner) = g.single_value else {
+            return false;
+        };
         // A value that changed resolves through the full path (capture), usually to the same
         // page: the memoized group still applies.
-        let Ok(slot) = engine.resolve(g.owner) else {
+        let Ok(slot) = engine.resolve(owner) else {
             return false;
         };
-        if Some(slot.buffer) != g.page {
-            if g.other_group.is_none() || Some(slot.buffer) != g.other_page {
+        if Some(slot.buffer) != m.page {
+            let on_other = m
+                .other
+                .as_ref()
+                .is_some_and(|o| o.page == Some(slot.buffer));
+            if !on_other || !m.swap_pages() {
                 return false;
             }
-            g.swap_pages();
         }
-        g.offset = slot.offset;
-        let Some(&stamp) = engine.stamps().get(g.stamp_slot as usize) else {
+        m.offset = slot.offset;
+        let Some(&stamp) = engine.stamps().get(m.stamp_slot as usize) else {
             return false;
         };
-        g.stamp = stamp;
+        m.stamp = stamp;
         *c = ResolvedValue {
             stamp,
-            stamp_slot: g.stamp_slot,
-            offset: g.offset,
-            group_id: g.group_id,
+            stamp_slot: m.stamp_slot,
+            offset: m.offset,
+            group_id: m.group_id(),
         };
     }
     true
@@ -552,7 +568,7 @@ fn record_groups<R: Recorder>(
             // The group's only dynamic offset belongs to its only value (the common per-object
             // or per-view struct). Same semantics as the general path.
             (Some(owner), false) => {
-                record_single_value_group(&src, gi, g, owner, &mut binder, rec, bound)?
+                record_single_value_group(&src, gi, &mut g.memo, owner, &mut binder, rec, bound)?
             }
             _ => record_group(&src, gi, g, &mut binder, rec, bound)?,
         }
@@ -565,44 +581,28 @@ fn record_groups<R: Recorder>(
 fn record_single_value_group<R: Recorder>(
     src: &GroupSource<'_>,
     gi: usize,
-    g: &mut GroupState,
+    m: &mut GroupMemo,
     owner: OwnerKey,
     binder: &mut Binder<'_>,
     rec: &mut R,
     bound: &mut PassBindings,
 ) -> Result<()> {
     let s = binder.engine.resolve(owner)?;
-    let current = matches!(&g.cached,
-        Some(m) if m.epoch == src.epoch && m.bindings_rev == src.bindings_rev);
-    let valid = current && matches!(&g.cached, Some(m) if m.pages[0] == Some(s.buffer));
-    if !valid {
+    let current = m.current(src.epoch, src.bindings_rev);
+    if !(current && m.page == Some(s.buffer)) {
         // A value alternating between two pages (a camera set per pass whose second value sits
         // in another page) swaps with the previous memo instead of looking the group up again.
-        let swapped = current
-            && match (&mut g.cached, &mut g.other_page) {
-                (Some(m), Some(other)) if other.page == Some(s.buffer) => {
-                    std::mem::swap(&mut m.pages[0], &mut other.page);
-                    std::mem::swap(&mut m.id, &mut other.id);
-                    std::mem::swap(&mut m.group, &mut other.group);
-                    true
-                }
-                _ => false,
-            };
-        if !swapped {
+        let on_other = current && m.other.as_ref().is_some_and(|o| o.page == Some(s.buffer));
+        if on_other && m.swap_pages() {
+            // The fast record's offset was for the other page.
+            m.stamp = 0;
+        } else {
             let built = build_group(src, gi, std::slice::from_ref(&s), binder)?;
-            g.other_page = match g.cached.take() {
-                Some(m) if current => Some(PageGroup {
-                    page: m.pages[0],
-                    id: m.id,
-                    group: m.group,
-                }),
-                _ => None,
-            };
-            g.cached = Some(built);
+            m.install(built, src.epoch, src.bindings_rev, true, current);
         }
     }
-    if let Some(memo) = &g.cached {
-        set_single(rec, bound, gi, memo.id.get(), &memo.group, s.offset);
+    if let Some(group) = &m.group {
+        set_single(rec, bound, gi, m.group_id(), group, s.offset);
     }
     Ok(())
 }
@@ -619,60 +619,54 @@ fn record_group<R: Recorder>(
 ) -> Result<()> {
     let mut offsets = [0u32; MAX_DYNAMIC];
     let mut resolved: SmallVec<[SlotRef; 8]> = SmallVec::new();
-    let mut same = matches!(&g.cached,
-        Some(m) if m.epoch == src.epoch && m.bindings_rev == src.bindings_rev)
-        && g.values.len() <= MEMO_VALUES;
-    for (j, v) in g.values.iter().enumerate() {
+    let mut same = g.memo.current(src.epoch, src.bindings_rev);
+    for (j, (owner, dynamic_index)) in group_values(src.program, src.contents, gi).enumerate() {
         let s = match bound.pinned.as_mut() {
             // Recorded only once pinned: the bundle's drop unpins exactly what it pinned.
             Some(pinned) => {
-                let s = binder.engine.pin(v.owner)?;
-                pinned.push(v.owner);
+                let s = binder.engine.pin(owner)?;
+                pinned.push(owner);
                 s
             }
-            None => binder.engine.resolve(v.owner)?,
+            None => binder.engine.resolve(owner)?,
         };
         resolved.push(s);
-        if v.dynamic_index != NO_DYNAMIC_OFFSET {
-            if let Some(o) = offsets.get_mut(usize::from(v.dynamic_index)) {
-                *o = s.offset;
-            }
+        if let Some(o) = dynamic_index.and_then(|i| offsets.get_mut(i)) {
+            *o = s.offset;
         }
-        if same {
-            if let Some(m) = &g.cached {
-                same = m.pages[j] == Some(s.buffer)
-                    && (v.dynamic_index != NO_DYNAMIC_OFFSET || m.static_offsets[j] == s.offset);
-            }
-        }
+        let static_offset = dynamic_index.is_none().then_some(s.offset);
+        same = same && j < MEMO_VALUES && g.memo.holds(j, s.buffer, static_offset);
     }
     if !same {
-        g.other_page = None;
-        g.cached = Some(build_group(src, gi, &resolved, binder)?);
+        // A single value taking the only dynamic offset (or none) needs no per-value memo.
+        let single = g.single_value.is_some() || resolved.is_empty();
+        let built = build_group(src, gi, &resolved, binder)?;
+        g.memo
+            .install(built, src.epoch, src.bindings_rev, single, false);
     }
-    if let Some(memo) = &g.cached {
+    if let Some(group) = &g.memo.group {
         let n = usize::from(g.dynamic_offsets).min(MAX_DYNAMIC);
-        set_group(rec, bound, gi, memo.id, &memo.group, &offsets, n);
+        set_group(rec, bound, gi, g.memo.group_id(), group, &offsets, n);
     }
     Ok(())
 }
 
-/// Slow path: looks the group up in the bind-group cache (creating it on a miss) and memoizes
-/// it. `resolved` holds the slot of each of the group's values, in value order.
+/// Slow path: looks the group up in the bind-group cache (creating it on a miss). `resolved`
+/// holds the slot of each of the group's values, in value order.
 #[cold]
 fn build_group(
     src: &GroupSource<'_>,
     gi: usize,
     resolved: &[SlotRef],
     binder: &mut Binder<'_>,
-) -> Result<CachedGroup> {
+) -> Result<BuiltGroup> {
     let group = &src.program.groups[gi];
     let range = group.first..group.first + group.len;
     let bindings = &src.program.bindings[range.clone()];
     let contents = &src.contents[range];
     check_buffers_live(src.label, bindings, contents)?;
     let mut entries: SmallVec<[BindEntry; 8]> = SmallVec::new();
-    let mut pages = [None; MEMO_VALUES];
-    let mut static_offsets = [0u32; MEMO_VALUES];
+    let mut pages = ValuePages::default();
     let mut values = resolved.iter().enumerate();
     for (pb, content) in bindings.iter().zip(contents) {
         match content {
@@ -686,8 +680,8 @@ fn build_group(
                 let size = binder.engine.binding_size(*owner)?;
                 let static_offset = if pb.dynamic { 0 } else { s.offset };
                 if j < MEMO_VALUES {
-                    pages[j] = Some(s.buffer);
-                    static_offsets[j] = static_offset;
+                    pages.pages[j] = Some(s.buffer);
+                    pages.static_offsets[j] = static_offset;
                 }
                 entries.push(BindEntry::buffer(
                     pb.binding,
@@ -713,13 +707,10 @@ fn build_group(
     if let Some(inspector) = binder.inspect.as_deref_mut() {
         inspector.note_group(binder.bind, group.layout_key, &entries, bindings, &g);
     }
-    Ok(CachedGroup {
-        pages,
-        static_offsets,
-        bindings_rev: src.bindings_rev,
-        epoch: src.epoch,
+    Ok(BuiltGroup {
         id,
         group: g,
+        pages,
     })
 }
 
@@ -762,7 +753,7 @@ fn page_resource(binder: &mut Binder<'_>, page: BufferKey) -> Option<ResourceKey
 }
 
 /// Sets a group with one dynamic offset unless the same group and offset are already bound.
-#[inline]
+#[inline(always)]
 fn set_single<R: Recorder>(
     rec: &mut R,
     bound: &mut PassBindings,
@@ -792,7 +783,7 @@ fn set_group<R: Recorder>(
     rec: &mut R,
     bound: &mut PassBindings,
     gi: usize,
-    id: BindGroupId,
+    id: u64,
     group: &wgpu::BindGroup,
     offsets: &[u32; MAX_DYNAMIC],
     n: usize,
@@ -802,12 +793,12 @@ fn set_group<R: Recorder>(
     };
     // Offsets past `n` are zero here; in `b` they are zero or stale (see `set_single`), which
     // can only make the compare fail: whole arrays compare.
-    if b.id == id.get() && b.offsets == *offsets {
+    if b.id == id && b.offsets == *offsets {
         bound.set_bind_group_skipped += 1;
         return;
     }
     rec.set_bind_group(gi as u32, group, &offsets[..n]);
-    b.id = id.get();
+    b.id = id;
     b.offsets = *offsets;
     bound.set_bind_group_calls += 1;
 }
