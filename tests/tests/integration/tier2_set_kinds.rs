@@ -1022,3 +1022,71 @@ fn an_effect_reads_a_uniform() {
     );
     no_device_errors(&gpu);
 }
+
+/// A draw whose groups hold user buffers bound by identity (no library value) records from its
+/// fast record in steady frames, like a draw of values, and what it binds stays right: a write
+/// to the buffer is seen, a rebind to another buffer takes the full path once and shows the new
+/// buffer, and a destroyed buffer is reported (VGPU-SET-DESTROYED), never bound from the memo.
+#[test]
+fn user_buffers_bound_by_identity_record_from_the_fast_record_and_follow_rebinds() {
+    use vgpu::inspect::RecordPath;
+    let Some(gpu) = vgpu_tests::real_gpu() else {
+        return;
+    };
+    let draw = fullscreen(
+        &gpu,
+        "user buffer",
+        "struct Params { color: vec4f }
+         @group(0) @binding(0) var<uniform> params: Params;
+         @fragment fn fs_main() -> @location(0) vec4f { return params.color / 255.0; }",
+    );
+    let buffer = |label: &str, color: [f32; 4]| {
+        gpu.buffer_init(label, &f32_bytes(&color), wgpu::BufferUsages::UNIFORM)
+            .unwrap()
+    };
+    let target = gpu.target(2, 2).unwrap();
+    // One frame with the inspector on: the draw's record path and the pixels.
+    let frame = || {
+        gpu.inspect_bindings(true);
+        let result = gpu.frame(|f| f.pass(&target, |p| p.draw(&draw)));
+        let paths: Vec<RecordPath> = gpu.take_inspected().iter().map(|b| b.path).collect();
+        gpu.inspect_bindings(false);
+        result.map(|_| (paths, target.read_rgba8().unwrap()))
+    };
+
+    let first = buffer("first", [10.0, 20.0, 30.0, 40.0]);
+    draw.set("params", &first).unwrap();
+    let (paths, image) = frame().unwrap();
+    assert_eq!(
+        paths,
+        [RecordPath::Full],
+        "the first record makes the fast record"
+    );
+    assert_all_pixels(&image, [10, 20, 30, 40], "first buffer");
+    let (paths, image) = frame().unwrap();
+    assert_eq!(paths, [RecordPath::Fast], "steady frame");
+    assert_all_pixels(&image, [10, 20, 30, 40], "steady frame");
+
+    first.write(0, &f32_bytes(&[50.0])).unwrap();
+    let (paths, image) = frame().unwrap();
+    assert_eq!(paths, [RecordPath::Fast], "a write does not rebind");
+    assert_all_pixels(&image, [50, 20, 30, 40], "after a write");
+
+    let second = buffer("second", [1.0, 2.0, 3.0, 4.0]);
+    draw.set("params", &second).unwrap();
+    let (paths, image) = frame().unwrap();
+    assert_eq!(
+        paths,
+        [RecordPath::Full],
+        "a rebind takes the full path once"
+    );
+    assert_all_pixels(&image, [1, 2, 3, 4], "second buffer");
+    let (paths, image) = frame().unwrap();
+    assert_eq!(paths, [RecordPath::Fast], "steady after the rebind");
+    assert_all_pixels(&image, [1, 2, 3, 4], "steady after the rebind");
+
+    second.destroy();
+    let err = frame().expect_err("a destroyed buffer is not bound");
+    assert_eq!(err.code(), "VGPU-SET-DESTROYED", "{err}");
+    no_device_errors(&gpu);
+}

@@ -684,10 +684,15 @@ fn stamps_move_only_when_the_slot_may_change() {
 /// Stamp slots are dense indices given at creation, fixed for an owner's life; a removed
 /// owner's slot is reused by the next owner created, but only under a new stamp (renewed at the
 /// removal and again at the creation), so a memo taken under the removed owner never matches.
-/// Other owners' stamps do not move, and the table stays at the peak number of live owners.
+/// Other owners' stamps do not move, and the table stays at the peak number of live owners plus
+/// the fixed slot 0, which no owner takes and whose stamp never moves (memos of groups without
+/// values use it).
 #[test]
 fn stamp_slots_are_dense_and_reused_only_under_new_stamps() {
     let (_ctx, mut engine) = noop_engine(EngineConfig::default());
+    let (fixed_slot, fixed) = engine.fixed_stamp();
+    assert_eq!(fixed_slot, 0);
+    assert_eq!(engine.stamps(), &[fixed]);
     let keys: Vec<OwnerKey> = (0..4)
         .map(|i| engine.create_owner(&format!("object {i}"), AddressSpace::Uniform))
         .collect();
@@ -695,42 +700,43 @@ fn stamp_slots_are_dense_and_reused_only_under_new_stamps() {
         .iter()
         .map(|&k| engine.stamp_slot(k).unwrap())
         .collect();
-    assert_eq!(slots, vec![0, 1, 2, 3]);
-    assert_eq!(engine.stamps().len(), 4);
+    assert_eq!(slots, vec![1, 2, 3, 4]);
+    assert_eq!(engine.stamps().len(), 5);
     let before = engine.stamps().to_vec();
     let mut seen: std::collections::HashSet<u64> = before.iter().copied().collect();
-    assert_eq!(seen.len(), 4, "stamps are distinct: {before:?}");
+    assert_eq!(seen.len(), 5, "stamps are distinct: {before:?}");
 
-    let memo = engine.stamps()[2];
+    let memo = engine.stamps()[3];
     engine.remove_owner(keys[2]).unwrap();
     assert_eq!(engine.stamp_slot(keys[2]), None);
-    let at_removal = engine.stamps()[2];
+    let at_removal = engine.stamps()[3];
     assert_ne!(at_removal, memo);
     assert!(seen.insert(at_removal));
     let next = engine.create_owner("replacement", AddressSpace::Storage);
-    assert_eq!(engine.stamp_slot(next), Some(2));
-    let fresh = engine.stamps()[2];
+    assert_eq!(engine.stamp_slot(next), Some(3));
+    let fresh = engine.stamps()[3];
     assert!(seen.insert(fresh), "a stamp was reused");
-    for i in [0, 1, 3] {
+    for i in [0, 1, 2, 4] {
         assert_eq!(engine.stamps()[i], before[i]);
     }
 
-    // Churn: one more owner at a time; the table grows to the peak (5), never beyond.
+    // Churn: one more owner at a time; the table grows to the peak (5 owners), never beyond.
     for i in 0..100 {
         let k = engine.create_owner("churn", AddressSpace::Uniform);
-        assert_eq!(engine.stamp_slot(k), Some(4));
+        assert_eq!(engine.stamp_slot(k), Some(5));
         assert!(
-            seen.insert(engine.stamps()[4]),
+            seen.insert(engine.stamps()[5]),
             "round {i}: a stamp was reused"
         );
         engine.remove_owner(k).unwrap();
         assert!(
-            seen.insert(engine.stamps()[4]),
+            seen.insert(engine.stamps()[5]),
             "round {i}: a stamp was reused"
         );
     }
-    assert_eq!(engine.stamps().len(), 5);
+    assert_eq!(engine.stamps().len(), 6);
+    assert_eq!(engine.stamps()[0], fixed, "the fixed stamp moved");
     for (i, &k) in keys.iter().enumerate().filter(|&(i, _)| i != 2) {
-        assert_eq!(engine.stamp_slot(k), Some(i as u32));
+        assert_eq!(engine.stamp_slot(k), Some(i as u32 + 1));
     }
 }

@@ -132,6 +132,10 @@ pub(crate) struct GroupState {
     pub(crate) single_value: Option<OwnerKey>,
     /// Number of dynamic offsets the group takes.
     pub(crate) dynamic_offsets: u8,
+    /// The fast record can bind the group: it holds one value taking its only dynamic offset
+    /// (`single_value`), or no value and one dynamic offset (user-owned resources, bound at
+    /// offset 0).
+    pub(crate) fast: bool,
 }
 
 /// Render-only parts of an operation (its counts are in the fast record).
@@ -199,22 +203,23 @@ impl Operation {
                     .count()
             });
             let mut values = group_values(&self.program, &self.contents, gi);
-            let single = match (values.next(), values.next()) {
+            let (first, second) = (values.next(), values.next());
+            drop(values);
+            let single = match (first, second) {
                 (Some((owner, Some(0))), None) if dynamic == 1 => Some(owner),
                 _ => None,
             };
-            drop(values);
             let state = &mut self.groups[gi];
             state.dynamic_offsets = dynamic.min(usize::from(u8::MAX)) as u8;
             state.single_value = single;
+            state.fast = dynamic == 1 && (single.is_some() || first.is_none());
         }
         let simple = self
             .render()
             .is_some_and(|r| r.vertex_buffers.is_empty() && r.index.is_none());
         self.fast.invalidate();
-        self.fast.eligible = simple
-            && self.groups.len() <= FAST_GROUPS
-            && self.groups.iter().all(|g| g.single_value.is_some());
+        self.fast.eligible =
+            simple && self.groups.len() <= FAST_GROUPS && self.groups.iter().all(|g| g.fast);
     }
 
     /// Number of bindings never set.
@@ -246,16 +251,25 @@ impl Operation {
             return;
         };
         for g in self.groups.iter_mut() {
-            let Some(owner) = g.single_value else { return };
-            if !g.memo.current(epoch, self.bindings_rev) {
+            if !g.fast || !g.memo.current(epoch, self.bindings_rev) {
                 return;
             }
-            let Some(stamp_slot) = engine.stamp_slot(owner) else {
-                return;
-            };
-            // Stamps start at 1: the first record resolves the owner.
-            g.memo.stamp = 0;
-            g.memo.stamp_slot = stamp_slot;
+            let m = &mut g.memo;
+            match g.single_value {
+                Some(owner) => {
+                    let Some(stamp_slot) = engine.stamp_slot(owner) else {
+                        return;
+                    };
+                    // Stamps start at 1: the first record resolves the owner.
+                    m.stamp = 0;
+                    m.stamp_slot = stamp_slot;
+                }
+                // No value: bound at offset 0 while the memo holds (the fixed stamp never moves).
+                None => {
+                    (m.stamp_slot, m.stamp) = engine.fixed_stamp();
+                    m.offset = 0;
+                }
+            }
         }
         self.fast.pipeline_id = pipeline_id;
         self.fast.pipeline = Some(pipeline.clone());
