@@ -248,6 +248,8 @@ pub(crate) struct FastRecord {
     /// A render operation without vertex or index buffers whose groups (at most
     /// [`FAST_GROUPS`]) each hold exactly one value taking its only dynamic offset.
     pub(crate) eligible: bool,
+    /// The operation's number of bind groups (fixed by its program).
+    pub(crate) groups_len: u8,
 }
 
 impl Default for FastRecord {
@@ -261,6 +263,7 @@ impl Default for FastRecord {
             vertex_count: 0,
             instance_count: 0,
             eligible: false,
+            groups_len: 0,
         }
     }
 }

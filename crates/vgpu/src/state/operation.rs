@@ -3,7 +3,6 @@
 
 use std::sync::Arc;
 
-use smallvec::SmallVec;
 use vgpu_bind::ResourceKey;
 use vgpu_uniforms::{OwnerKey, UniformEngine};
 
@@ -147,6 +146,31 @@ pub(crate) struct RenderInfo {
     pub(crate) state_key: Arc<RenderStateKey>,
 }
 
+/// An operation's group states, in group order: the first [`FAST_GROUPS`] inline (all a fast
+/// record reads, at fixed places), any more in a box. Its length is `FastRecord::groups_len`.
+#[derive(Debug, Default)]
+#[repr(C)]
+pub(crate) struct Groups {
+    pub(crate) head: [GroupState; FAST_GROUPS],
+    tail: Box<[GroupState]>,
+}
+
+impl Groups {
+    /// `len` default group states.
+    fn new(len: usize) -> Self {
+        Groups {
+            head: Default::default(),
+            tail: (FAST_GROUPS..len).map(|_| GroupState::default()).collect(),
+        }
+    }
+
+    /// The first `len` group states (`len` is the operation's group count), in order.
+    pub(crate) fn iter_mut(&mut self, len: u8) -> impl Iterator<Item = &mut GroupState> {
+        let head = usize::from(len).min(FAST_GROUPS);
+        self.head[..head].iter_mut().chain(self.tail.iter_mut())
+    }
+}
+
 /// What kind of operation a record is, with the parts only that kind has.
 #[derive(Debug)]
 pub(crate) enum OperationKind {
@@ -163,7 +187,7 @@ pub(crate) enum OperationKind {
 #[repr(C)]
 pub(crate) struct Operation {
     pub(crate) fast: FastRecord,
-    pub(crate) groups: SmallVec<[GroupState; FAST_GROUPS]>,
+    pub(crate) groups: Groups,
     /// Grows whenever a binding's content changes: memos and bundles recorded under an older
     /// revision no longer hold.
     pub(crate) bindings_rev: u64,
@@ -195,21 +219,22 @@ impl Operation {
     /// Recomputes each group's dynamic offsets and single value after a binding's content
     /// changed.
     pub(crate) fn rebuild_group_values(&mut self) {
-        for gi in 0..self.groups.len() {
-            let dynamic = self.program.groups.get(gi).map_or(0, |g| {
-                self.program.bindings[g.first..g.first + g.len]
+        let program = self.program.clone();
+        let len = self.fast.groups_len;
+        for (gi, state) in self.groups.iter_mut(len).enumerate() {
+            let dynamic = program.groups.get(gi).map_or(0, |g| {
+                program.bindings[g.first..g.first + g.len]
                     .iter()
                     .filter(|b| b.dynamic)
                     .count()
             });
-            let mut values = group_values(&self.program, &self.contents, gi);
+            let mut values = group_values(&program, &self.contents, gi);
             let (first, second) = (values.next(), values.next());
             drop(values);
             let single = match (first, second) {
                 (Some((owner, Some(0))), None) if dynamic == 1 => Some(owner),
                 _ => None,
             };
-            let state = &mut self.groups[gi];
             state.dynamic_offsets = dynamic.min(usize::from(u8::MAX)) as u8;
             state.single_value = single;
             state.fast = dynamic == 1 && (single.is_some() || first.is_none());
@@ -219,7 +244,7 @@ impl Operation {
             .is_some_and(|r| r.vertex_buffers.is_empty() && r.index.is_none());
         self.fast.invalidate();
         self.fast.eligible =
-            simple && self.groups.len() <= FAST_GROUPS && self.groups.iter().all(|g| g.fast);
+            simple && usize::from(len) <= FAST_GROUPS && self.groups.iter_mut(len).all(|g| g.fast);
     }
 
     /// Number of bindings never set.
@@ -250,7 +275,7 @@ impl Operation {
         let Some((pipeline_id, pipeline)) = render.pipelines.current() else {
             return;
         };
-        for g in self.groups.iter_mut() {
+        for g in self.groups.iter_mut(self.fast.groups_len) {
             if !g.fast || !g.memo.current(epoch, self.bindings_rev) {
                 return;
             }
@@ -306,12 +331,12 @@ impl State {
                 unset: n as u32,
                 vertex_count,
                 instance_count,
+                // A program has at most `MAX_GROUPS` groups (the device limit, at most 8).
+                groups_len: program.groups.len().min(usize::from(u8::MAX)) as u8,
                 ..FastRecord::default()
             },
             bindings_rev: 1,
-            groups: (0..program.groups.len())
-                .map(|_| GroupState::default())
-                .collect(),
+            groups: Groups::new(program.groups.len()),
             kind,
         });
         if let Some(op) = self.ops.get_mut(key) {

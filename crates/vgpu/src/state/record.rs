@@ -192,29 +192,28 @@ impl State {
         // else catches up out of line. A valid fast record has at most two groups.
         let stamps = engine.stamps();
         let fresh = |g: &GroupState| stamps.get(g.memo.stamp_slot as usize) == Some(&g.memo.stamp);
-        let groups = op.groups.as_mut_slice();
-        match &*groups {
-            [] => {}
-            [g0] if fresh(g0) => {
-                let Some(group) = &g0.memo.group else {
-                    return false;
-                };
-                set_single(rec, bound, 0, g0.memo.group_id(), group, g0.memo.offset);
-            }
-            [g0, g1] if fresh(g0) && fresh(g1) => {
-                let Some(group) = &g0.memo.group else {
-                    return false;
-                };
-                set_single(rec, bound, 0, g0.memo.group_id(), group, g0.memo.offset);
-                let Some(group) = &g1.memo.group else {
-                    return false;
-                };
-                set_single(rec, bound, 1, g1.memo.group_id(), group, g1.memo.offset);
-            }
-            _ => {
-                if !set_stale_groups(groups, engine, rec, bound) {
-                    return false;
-                }
+        let n = fast.groups_len;
+        let [g0, g1] = &op.groups.head;
+        if n == 2 && fresh(g0) && fresh(g1) {
+            let Some(group) = &g0.memo.group else {
+                return false;
+            };
+            set_single(rec, bound, 0, g0.memo.group_id(), group, g0.memo.offset);
+            let Some(group) = &g1.memo.group else {
+                return false;
+            };
+            set_single(rec, bound, 1, g1.memo.group_id(), group, g1.memo.offset);
+        } else if n == 1 && fresh(g0) {
+            let Some(group) = &g0.memo.group else {
+                return false;
+            };
+            set_single(rec, bound, 0, g0.memo.group_id(), group, g0.memo.offset);
+        } else if n != 0 {
+            let Some(groups) = op.groups.head.get_mut(..usize::from(n)) else {
+                return false;
+            };
+            if !set_stale_groups(groups, engine, rec, bound) {
+                return false;
             }
         }
         let fast = &op.fast;
@@ -563,7 +562,12 @@ fn record_groups<R: Recorder>(
         inspect,
     };
     let pinning = bound.pinned.is_some();
-    for (gi, g) in op.groups.iter_mut().enumerate().take(MAX_GROUPS) {
+    for (gi, g) in op
+        .groups
+        .iter_mut(op.fast.groups_len)
+        .enumerate()
+        .take(MAX_GROUPS)
+    {
         match (g.single_value, pinning) {
             // The group's only dynamic offset belongs to its only value (the common per-object
             // or per-view struct). Same semantics as the general path.
