@@ -198,16 +198,16 @@ impl State {
             let Some(group) = &g0.memo.group else {
                 return false;
             };
-            set_single(rec, bound, 0, g0.memo.group_id(), group, g0.memo.offset);
+            set_single(rec, bound, 0, g0.memo.group_id(), group, &g0.memo.offset);
             let Some(group) = &g1.memo.group else {
                 return false;
             };
-            set_single(rec, bound, 1, g1.memo.group_id(), group, g1.memo.offset);
+            set_single(rec, bound, 1, g1.memo.group_id(), group, &g1.memo.offset);
         } else if n == 1 && fresh(g0) {
             let Some(group) = &g0.memo.group else {
                 return false;
             };
-            set_single(rec, bound, 0, g0.memo.group_id(), group, g0.memo.offset);
+            set_single(rec, bound, 0, g0.memo.group_id(), group, &g0.memo.offset);
         } else if n != 0 {
             let Some(groups) = op.groups.head.get_mut(..usize::from(n)) else {
                 return false;
@@ -388,7 +388,7 @@ fn set_stale_groups<R: Recorder>(
         let Some((group, id)) = g.memo.chosen(other) else {
             return false;
         };
-        set_single(rec, bound, gi, id, group, offset);
+        set_single(rec, bound, gi, id, group, &offset);
     }
     true
 }
@@ -606,7 +606,7 @@ fn record_single_value_group<R: Recorder>(
         }
     }
     if let Some(group) = &m.group {
-        set_single(rec, bound, gi, m.group_id(), group, s.offset);
+        set_single(rec, bound, gi, m.group_id(), group, &s.offset);
     }
     Ok(())
 }
@@ -764,21 +764,22 @@ fn set_single<R: Recorder>(
     gi: usize,
     id: u64,
     group: &wgpu::BindGroup,
-    offset: u32,
+    offset: &u32,
 ) {
     let Some(b) = bound.groups.get_mut(gi) else {
         return;
     };
-    if b.id == id && b.offsets[0] == offset {
+    if b.id == id && b.offsets[0] == *offset {
         bound.set_bind_group_skipped += 1;
         return;
     }
-    rec.set_bind_group(gi as u32, group, std::slice::from_ref(&offset));
+    // The offset is passed where it lies (in the record): no copy to the stack.
+    rec.set_bind_group(gi as u32, group, std::slice::from_ref(offset));
     b.id = id;
     // Offsets past the first may keep another group's values: a group with one dynamic offset
     // compares only the first, and `set_group` compares whole arrays, so a stale entry can only
     // cost a redundant set, never skip a needed one.
-    b.offsets[0] = offset;
+    b.offsets[0] = *offset;
     bound.set_bind_group_calls += 1;
 }
 
