@@ -1321,3 +1321,14 @@ fn record_change(
     }
     stamps.renew(owner.stamp_slot);
 }
+
+#[cfg(test)]
+mod tests {
+    /// An owner record stays compact (the owners of 100 000 draws pack densely: see `Owner`):
+    /// a field added must fit or move out of line.
+    #[test]
+    fn owner_record_size() {
+        let size = std::mem::size_of::<super::Owner>();
+        assert!(size <= 160, "Owner is {size} bytes");
+    }
+}
