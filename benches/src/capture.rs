@@ -47,6 +47,9 @@ usage: uniform-capture [--mode struct|typed|buffer|raw]
   --warmup    frames run before measuring (default 3)
   --backend   auto (default) | vulkan | gl | noop
   --json      print one JSON object on the last line of stdout
+
+On glibc the process fixes malloc's mmap threshold at 32 MiB before it starts, so that every
+mode runs in the same allocator regime; UNIFORM_CAPTURE_DEFAULT_MALLOC=1 keeps glibc's default.
 ";
 
 /// Which implementation renders the frames.

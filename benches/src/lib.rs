@@ -11,6 +11,7 @@ use std::time::Duration;
 pub mod capture;
 pub mod capture_raw;
 pub mod capture_vgpu;
+pub mod malloc_regime;
 
 /// The system allocator, counting every `alloc`, `alloc_zeroed` and `realloc` call (not frees)
 /// in one relaxed atomic, and the bytes live on the heap in another. Read them with

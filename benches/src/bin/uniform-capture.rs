@@ -8,6 +8,9 @@
 //! ```
 //!
 //! Exit codes: 0 success, 1 the run failed (no device, wgpu error), 2 bad command line.
+//!
+//! On glibc it fixes the mmap threshold at 32 MiB first (`vgpu_benches::malloc_regime`; set
+//! `UNIFORM_CAPTURE_DEFAULT_MALLOC=1` to keep glibc's default).
 
 use std::process::ExitCode;
 
@@ -53,6 +56,8 @@ fn run(config: &Config) -> Result<Report, BenchError> {
 }
 
 fn main() -> ExitCode {
+    // Every mode in the same glibc regime (see `malloc_regime`), before anything allocates much.
+    vgpu_benches::malloc_regime::fix_mmap_threshold();
     let config = match capture::parse_args(std::env::args().skip(1)) {
         Ok(Command::Run(config)) => config,
         Ok(Command::Help) => {
