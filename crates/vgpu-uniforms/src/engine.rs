@@ -1262,7 +1262,7 @@ fn commit_if_changed(
     stamps: &mut Stamps,
     writes_at_finish: &mut Vec<OwnerKey>,
 ) -> bool {
-    // The compare inline (a set of unchanged bytes ends here); the commit out of line.
+    // A set of unchanged bytes ends at the compare.
     if owner.bytes == bytes {
         return false;
     }
@@ -1271,7 +1271,7 @@ fn commit_if_changed(
 }
 
 /// Replaces the owner's bytes with `bytes` (which differ from them) and does the bookkeeping.
-#[inline(never)]
+#[inline]
 fn commit(
     owner: &mut Owner,
     key: OwnerKey,
