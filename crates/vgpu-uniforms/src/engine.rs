@@ -1292,6 +1292,7 @@ fn commit(
 /// (written at the next finish; its slot, hence its stamp, stays); any other owner gets a new
 /// stamp (its next resolve captures), and counts as bound in the open submission if memos are in
 /// use there (a memo may hold its home slot).
+#[inline]
 fn record_change(
     owner: &mut Owner,
     key: OwnerKey,
