@@ -219,16 +219,21 @@ impl Operation {
     /// Recomputes each group's dynamic offsets and single value after a binding's content
     /// changed.
     pub(crate) fn rebuild_group_values(&mut self) {
-        let program = self.program.clone();
         let len = self.fast.groups_len;
-        for (gi, state) in self.groups.iter_mut(len).enumerate() {
+        let Operation {
+            program,
+            contents,
+            groups,
+            ..
+        } = self;
+        for (gi, state) in groups.iter_mut(len).enumerate() {
             let dynamic = program.groups.get(gi).map_or(0, |g| {
                 program.bindings[g.first..g.first + g.len]
                     .iter()
                     .filter(|b| b.dynamic)
                     .count()
             });
-            let mut values = group_values(&program, &self.contents, gi);
+            let mut values = group_values(program, contents, gi);
             let (first, second) = (values.next(), values.next());
             drop(values);
             let single = match (first, second) {
