@@ -1053,37 +1053,37 @@ fn user_buffers_bound_by_identity_record_from_the_fast_record_and_follow_rebinds
         gpu.inspect_bindings(false);
         result.map(|_| (paths, target.read_rgba8().unwrap()))
     };
+    // One frame that must record through `path` and show `rgba` everywhere.
+    let expect = |path: RecordPath, rgba: [u8; 4], what: &str| {
+        let (paths, image) = frame().unwrap();
+        assert_eq!(paths, [path], "{what}");
+        assert_all_pixels(&image, rgba, what);
+    };
 
     let first = buffer("first", [10.0, 20.0, 30.0, 40.0]);
     draw.set("params", &first).unwrap();
-    let (paths, image) = frame().unwrap();
-    assert_eq!(
-        paths,
-        [RecordPath::Full],
-        "the first record makes the fast record"
+    expect(
+        RecordPath::Full,
+        [10, 20, 30, 40],
+        "the first record makes the fast record",
     );
-    assert_all_pixels(&image, [10, 20, 30, 40], "first buffer");
-    let (paths, image) = frame().unwrap();
-    assert_eq!(paths, [RecordPath::Fast], "steady frame");
-    assert_all_pixels(&image, [10, 20, 30, 40], "steady frame");
+    expect(RecordPath::Fast, [10, 20, 30, 40], "steady frame");
 
     first.write(0, &f32_bytes(&[50.0])).unwrap();
-    let (paths, image) = frame().unwrap();
-    assert_eq!(paths, [RecordPath::Fast], "a write does not rebind");
-    assert_all_pixels(&image, [50, 20, 30, 40], "after a write");
+    expect(
+        RecordPath::Fast,
+        [50, 20, 30, 40],
+        "a write does not rebind",
+    );
 
     let second = buffer("second", [1.0, 2.0, 3.0, 4.0]);
     draw.set("params", &second).unwrap();
-    let (paths, image) = frame().unwrap();
-    assert_eq!(
-        paths,
-        [RecordPath::Full],
-        "a rebind takes the full path once"
+    expect(
+        RecordPath::Full,
+        [1, 2, 3, 4],
+        "a rebind takes the full path once",
     );
-    assert_all_pixels(&image, [1, 2, 3, 4], "second buffer");
-    let (paths, image) = frame().unwrap();
-    assert_eq!(paths, [RecordPath::Fast], "steady after the rebind");
-    assert_all_pixels(&image, [1, 2, 3, 4], "steady after the rebind");
+    expect(RecordPath::Fast, [1, 2, 3, 4], "steady after the rebind");
 
     second.destroy();
     let err = frame().expect_err("a destroyed buffer is not bound");
