@@ -25,8 +25,8 @@ pub const KEEP_DEFAULT_ENV: &str = "UNIFORM_CAPTURE_DEFAULT_MALLOC";
 ///
 /// Under valgrind the default is kept: valgrind gives the client a small `brk` segment, and with
 /// the threshold raised glibc's heap outgrows it and allocations fail (100 000 draws under
-/// callgrind). Instruction counts at 1 000 draws per pass do not depend on the regime: the
-/// vectors stay under 128 KiB.
+/// callgrind). The regime still moves the `realloc` copies callgrind counts (where the heap lets
+/// wgpu's vectors grow), not the counts with `realloc` left out.
 pub fn fix_mmap_threshold() -> bool {
     if std::env::var_os(KEEP_DEFAULT_ENV).is_some() || under_valgrind() {
         return false;
