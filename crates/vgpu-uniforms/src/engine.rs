@@ -794,6 +794,15 @@ impl UniformEngine {
         &self.stamps.by_slot
     }
 
+    /// The stamp clock: the stamp the next renewal hands out. It moves whenever any owner's
+    /// stamp moves (a stamp is never renewed without it) and never goes back, so while it is
+    /// unchanged every stamp read under it still holds: a caller that checked its memoized stamps
+    /// at one clock value may skip the checks while the clock has that value.
+    #[inline]
+    pub fn stamp_clock(&self) -> u64 {
+        self.stamps.next
+    }
+
     /// A stamp slot whose stamp never moves (no owner has it), with that stamp: a memo of
     /// something that holds no value (a group of user-owned resources) takes it, so a check
     /// written for values' stamps always passes for it.

@@ -297,24 +297,22 @@ impl Gpu {
                 .unwrap_or_else(|| buffers_vertex_count(&desc.vertex_buffers)),
             desc.instance_count,
         );
-        let render = RenderInfo {
+        let render = RenderInfo::new(
             state_key,
-            vertex_buffers: desc
-                .vertex_buffers
+            desc.vertex_buffers
                 .iter()
                 .map(|v| VertexBinding {
                     buffer: v.buffer.inner.clone(),
                     offset: v.offset,
                 })
                 .collect(),
-            index: desc.index_buffer.as_ref().map(|i| IndexBinding {
+            desc.index_buffer.as_ref().map(|i| IndexBinding {
                 buffer: i.buffer.inner.clone(),
                 offset: i.offset,
                 format: i.format,
                 count: i.count,
             }),
-            pipelines: Default::default(),
-        };
+        );
         let handle = OpHandle::insert(
             self,
             &desc.label,

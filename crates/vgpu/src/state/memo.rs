@@ -234,6 +234,12 @@ impl PipelineMemo {
 #[derive(Debug)]
 #[repr(C)]
 pub(crate) struct FastRecord {
+    /// The bind-group cache's invalidation epoch plus the engine's stamp clock
+    /// (`UniformEngine::stamp_clock`) when every group's memoized stamp was last found current
+    /// with the record valid (0: not since the record or a memo last changed). Both terms only
+    /// grow, so while their sum is unchanged neither moved: the record is still valid and every
+    /// memoized offset still holds, and a draw binds them without checking stamps.
+    pub(crate) checked_at: u64,
     /// Invalidation epoch the record was made at (`u64::MAX`: invalid, or not eligible).
     pub(crate) valid_epoch: u64,
     pub(crate) pipeline_id: u64,
@@ -255,6 +261,7 @@ pub(crate) struct FastRecord {
 impl Default for FastRecord {
     fn default() -> Self {
         FastRecord {
+            checked_at: 0,
             valid_epoch: u64::MAX,
             pipeline_id: 0,
             pipeline: None,
@@ -273,5 +280,13 @@ impl FastRecord {
     #[inline]
     pub(crate) fn invalidate(&mut self) {
         self.valid_epoch = u64::MAX;
+        self.checked_at = 0;
+    }
+
+    /// The token [`checked_at`](Self::checked_at) compares with: the invalidation epoch plus
+    /// the stamp clock.
+    #[inline(always)]
+    pub(crate) fn check_token(epoch: u64, stamp_clock: u64) -> u64 {
+        epoch.wrapping_add(stamp_clock)
     }
 }

@@ -141,9 +141,56 @@ pub(crate) struct GroupState {
 #[derive(Debug)]
 pub(crate) struct RenderInfo {
     pub(crate) pipelines: PipelineMemo,
-    pub(crate) vertex_buffers: Box<[VertexBinding]>,
-    pub(crate) index: Option<IndexBinding>,
+    /// Vertex and index buffers, boxed: draws without geometry (most, and all that the fast
+    /// record serves) keep `None`.
+    geometry: Option<Box<Geometry>>,
     pub(crate) state_key: Arc<RenderStateKey>,
+}
+
+/// A draw's vertex and index buffers.
+#[derive(Debug)]
+struct Geometry {
+    vertex_buffers: Box<[VertexBinding]>,
+    index: Option<IndexBinding>,
+}
+
+impl RenderInfo {
+    /// Render parts with no pipeline made yet.
+    pub(crate) fn new(
+        state_key: Arc<RenderStateKey>,
+        vertex_buffers: Box<[VertexBinding]>,
+        index: Option<IndexBinding>,
+    ) -> Self {
+        let geometry = (!vertex_buffers.is_empty() || index.is_some()).then(|| {
+            Box::new(Geometry {
+                vertex_buffers,
+                index,
+            })
+        });
+        RenderInfo {
+            pipelines: PipelineMemo::default(),
+            geometry,
+            state_key,
+        }
+    }
+
+    /// The vertex buffers, by slot.
+    #[inline]
+    pub(crate) fn vertex_buffers(&self) -> &[VertexBinding] {
+        self.geometry.as_deref().map_or(&[], |g| &g.vertex_buffers)
+    }
+
+    /// The index buffer, if the draw is indexed.
+    #[inline]
+    pub(crate) fn index(&self) -> Option<&IndexBinding> {
+        self.geometry.as_deref().and_then(|g| g.index.as_ref())
+    }
+
+    /// Whether the draw has neither vertex nor index buffers.
+    #[inline]
+    pub(crate) fn without_geometry(&self) -> bool {
+        self.geometry.is_none()
+    }
 }
 
 /// An operation's group states, in group order: the first [`FAST_GROUPS`] inline (all a fast
@@ -244,9 +291,7 @@ impl Operation {
             state.single_value = single;
             state.fast = dynamic == 1 && (single.is_some() || first.is_none());
         }
-        let simple = self
-            .render()
-            .is_some_and(|r| r.vertex_buffers.is_empty() && r.index.is_none());
+        let simple = self.render().is_some_and(RenderInfo::without_geometry);
         self.fast.invalidate();
         self.fast.eligible =
             simple && usize::from(len) <= FAST_GROUPS && self.groups.iter_mut(len).all(|g| g.fast);
@@ -390,8 +435,10 @@ impl State {
     /// removed operation or a compute.
     pub(crate) fn counts(&self, key: OpKey) -> (u32, u32) {
         self.ops.get(key).map_or((0, 0), |op| match op.render() {
-            Some(RenderInfo { index: Some(i), .. }) => (i.count, op.fast.instance_count),
-            Some(_) => (op.fast.vertex_count, op.fast.instance_count),
+            Some(r) => match r.index() {
+                Some(i) => (i.count, op.fast.instance_count),
+                None => (op.fast.vertex_count, op.fast.instance_count),
+            },
             None => (0, 0),
         })
     }
@@ -423,10 +470,10 @@ impl State {
         // Vertex and index buffers are recorded into the bundle too.
         if let Some(render) = op.render() {
             let geometry = render
-                .vertex_buffers
+                .vertex_buffers()
                 .iter()
                 .map(|v| (&v.buffer, "vertex"))
-                .chain(render.index.iter().map(|i| (&i.buffer, "index")));
+                .chain(render.index().map(|i| (&i.buffer, "index")));
             for (buf, what) in geometry {
                 if buf.is_destroyed() {
                     return stale(format!("its {what} buffer {:?} was destroyed", buf.label));
@@ -447,13 +494,13 @@ mod tests {
     use super::{FastRecord, GroupState, Operation, RenderInfo};
 
     /// A static draw's record (two groups inline) stays within the 400 bytes: the
-    /// fast record 48, a group 96 (its memo 80), render parts 96. A field added to the record
-    /// must fit or move out of line.
+    /// fast record 56, a group 96 (its memo 80), render parts 64 (geometry boxed). A field
+    /// added to the record must fit or move out of line.
     #[test]
     fn operation_record_sizes() {
-        assert_eq!(size_of::<FastRecord>(), 48);
+        assert_eq!(size_of::<FastRecord>(), 56);
         assert_eq!(size_of::<GroupState>(), 96);
-        assert_eq!(size_of::<RenderInfo>(), 96);
+        assert_eq!(size_of::<RenderInfo>(), 64);
         assert!(
             size_of::<Operation>() <= 400,
             "Operation is {} bytes",

@@ -3,9 +3,10 @@
 //! `set_pipeline` / `set_bind_group` calls.
 //!
 //! The steady-state path of a simple draw in a pass (`State::record_fast`): one slotmap lookup,
-//! two compares for the draw's fast record (see `memo.rs`), per group one stamp compare (the value's slot has not
-//! moved since it was memoized, see `UniformEngine::stamps`) and one compare with what is bound,
-//! a pipeline compare, then `draw`. Other operations take the full path: per group a resolve
+//! two compares for the draw's fast record (see `memo.rs`: no stamp and no resource moved since
+//! it last checked its groups' stamps; else one stamp compare per group, see
+//! `UniformEngine::stamps`), per group one compare with what is bound, a pipeline compare, then
+//! `draw`. Other operations take the full path: per group a resolve
 //! per value, a memo compare of the group's buffers, a compare with what is bound. Neither
 //! allocates, hashes or builds strings.
 
@@ -16,7 +17,7 @@ use vgpu_uniforms::{BufferKey, OwnerKey, SlotRef, UniformEngine};
 
 use super::State;
 use super::inspect::Inspector;
-use super::memo::{BuiltGroup, FAST_GROUPS, GroupMemo, MEMO_VALUES, ValuePages};
+use super::memo::{BuiltGroup, FAST_GROUPS, FastRecord, GroupMemo, MEMO_VALUES, ValuePages};
 use super::operation::{BindingContent, GroupState, OpKey, Operation, group_values};
 use super::program::Program;
 use super::resources::HeldResource;
@@ -165,10 +166,12 @@ impl State {
     /// operation's fast record alone, while it is current. Returns `false`, having possibly set
     /// bind groups but recorded no draw, when [`record_draw`](Self::record_draw) must run.
     ///
-    /// Per draw: one slotmap lookup, two compares for the fast record, per group a stamp compare
-    /// and a compare with what is bound. A group whose owner's stamp moved (its value was set,
-    /// or bound to a snapshot slot in the last submission) resolves again (`resolve_moved_values`). The
-    /// pass has declared [`UniformEngine::memos_in_use`].
+    /// Per draw: one slotmap lookup, two compares for the fast record (its check token and the
+    /// pass's signature) and per group a compare with what is bound. When the token moved since
+    /// the record last checked its stamps (a value was set, a resource destroyed),
+    /// `record_checked` compares each group's stamp; a group whose owner's stamp moved (its value
+    /// was set, or bound to a snapshot slot in the last submission) resolves again
+    /// (`resolve_moved_values`). The pass has declared [`UniformEngine::memos_in_use`].
     #[inline(always)]
     pub(crate) fn record_fast<R: Recorder>(
         &mut self,
@@ -182,39 +185,24 @@ impl State {
         let Some(op) = ops.get_mut(key) else {
             return false;
         };
+        let token = FastRecord::check_token(epoch, engine.stamp_clock());
         let fast = &op.fast;
-        if fast.valid_epoch != epoch || fast.signature_id != signature_id {
-            return false;
-        }
-        // Every group's memoized slot holds while its owner's stamp does; a group whose owner
-        // another draw of this pass resolved at the current stamp (a shared camera after a set)
-        // reads that slot, on its page or its other page, without writing it back. Anything
-        // else catches up out of line. A valid fast record has at most two groups.
-        let stamps = engine.stamps();
-        let fresh = |g: &GroupState| stamps.get(g.memo.stamp_slot as usize) == Some(&g.memo.stamp);
-        let n = fast.groups_len;
         let [g0, g1] = &op.groups.head;
-        if n == 2 && fresh(g0) && fresh(g1) {
+        if fast.checked_at == token && fast.signature_id == signature_id {
+            // Nothing moved since this record's stamps were last found current (a static
+            // frame's draws): its one or two groups bind their memoized offsets.
             let Some(group) = &g0.memo.group else {
                 return false;
             };
             set_single(rec, bound, 0, g0.memo.group_id(), group, &g0.memo.offset);
-            let Some(group) = &g1.memo.group else {
-                return false;
-            };
-            set_single(rec, bound, 1, g1.memo.group_id(), group, &g1.memo.offset);
-        } else if n == 1 && fresh(g0) {
-            let Some(group) = &g0.memo.group else {
-                return false;
-            };
-            set_single(rec, bound, 0, g0.memo.group_id(), group, &g0.memo.offset);
-        } else if n != 0 {
-            let Some(groups) = op.groups.head.get_mut(..usize::from(n)) else {
-                return false;
-            };
-            if !set_stale_groups(groups, engine, rec, bound) {
-                return false;
+            if fast.groups_len == 2 {
+                let Some(group) = &g1.memo.group else {
+                    return false;
+                };
+                set_single(rec, bound, 1, g1.memo.group_id(), group, &g1.memo.offset);
             }
+        } else if !record_checked(op, engine, rec, bound, epoch, signature_id, token) {
+            return false;
         }
         let fast = &op.fast;
         if bound.pipeline != fast.pipeline_id {
@@ -261,6 +249,9 @@ impl State {
         let Some(op) = ops.get_mut(key) else {
             return Ok(());
         };
+        // The full path may change the group memos (a bundle's record makes no fast record
+        // afterwards): stamps are checked again before the next fast record.
+        op.fast.checked_at = 0;
         let memoized = op
             .render_mut()
             .is_some_and(|r| r.pipelines.get(pipeline_sig).is_some());
@@ -283,7 +274,7 @@ impl State {
                 bound.set_pipeline_calls += 1;
             }
         }
-        for (slot, vb) in render.vertex_buffers.iter().enumerate() {
+        for (slot, vb) in render.vertex_buffers().iter().enumerate() {
             let id = (vb.buffer.id, vb.offset);
             match bound.vertex.get_mut(slot) {
                 Some(b) if *b == id => {}
@@ -294,7 +285,7 @@ impl State {
                 None => rec.set_vertex_buffer(slot as u32, &vb.buffer.buffer, vb.offset),
             }
         }
-        match (&render.index, range) {
+        match (render.index(), range) {
             (Some(ib), r) => {
                 let id = (
                     ib.buffer.id,
@@ -355,63 +346,129 @@ impl State {
     }
 }
 
-/// The groups of a fast record when one is stale (its owner's stamp moved): a group whose owner
-/// another draw of this pass resolved at the current stamp (a shared camera after a set) binds
-/// that slot, on its page or its other page, without writing it back into the record; anything
-/// else catches up (`catch_up_groups`). `false`: the full path must run.
+/// The groups of a fast record whose stamps were not checked at the current token. Each
+/// group's memoized slot holds while its owner's stamp does; a group whose owner another draw of
+/// this pass resolved at the current stamp (a shared camera after a set) binds that slot, on its
+/// page or its other page, without writing it back into the record. When every group's stamp
+/// held, the record notes the token. Anything else catches up out of line
+/// (`catch_up_groups`). A valid fast record has at most two groups. `false`: the full path must
+/// run (nothing was drawn; bind groups may have been set).
 #[inline(always)]
-fn set_stale_groups<R: Recorder>(
+fn record_checked<R: Recorder>(
+    op: &mut Operation,
+    engine: &mut UniformEngine,
+    rec: &mut R,
+    bound: &mut PassBindings,
+    epoch: u64,
+    signature_id: u32,
+    token: u64,
+) -> bool {
+    let fast = &op.fast;
+    if fast.valid_epoch != epoch || fast.signature_id != signature_id {
+        return false;
+    }
+    let n = fast.groups_len;
+    let stamps = engine.stamps();
+    let [g0, g1] = &op.groups.head;
+    let [r0, r1] = &bound.resolved;
+    let picked = match n {
+        2 => pick_slot(&g0.memo, stamps, r0).zip(pick_slot(&g1.memo, stamps, r1)),
+        1 => pick_slot(&g0.memo, stamps, r0).map(|p0| (p0, Picked::FRESH)),
+        0 => return true,
+        _ => return false,
+    };
+    let Some((p0, p1)) = picked else {
+        // The memos change below, under a token that never comes back.
+        op.fast.checked_at = 0;
+        let Some(groups) = op.groups.head.get_mut(..usize::from(n)) else {
+            return false;
+        };
+        return catch_up_and_set(groups, engine, rec, bound);
+    };
+    let Some((group, id)) = g0.memo.chosen(p0.other) else {
+        return false;
+    };
+    set_single(rec, bound, 0, id, group, &p0.offset);
+    if n == 2 {
+        let Some((group, id)) = g1.memo.chosen(p1.other) else {
+            return false;
+        };
+        set_single(rec, bound, 1, id, group, &p1.offset);
+    }
+    if p0.fresh && p1.fresh {
+        op.fast.checked_at = token;
+    }
+    true
+}
+
+/// Where a fast group's value is bound in this pass (see [`pick_slot`]).
+#[derive(Clone, Copy)]
+struct Picked {
+    /// The memo's other page's group, not its current one.
+    other: bool,
+    offset: u32,
+    /// The memoized slot, under the owner's current stamp.
+    fresh: bool,
+}
+
+impl Picked {
+    /// A group that needs no check (the absent second group of a one-group record).
+    const FRESH: Picked = Picked {
+        other: false,
+        offset: 0,
+        fresh: true,
+    };
+}
+
+/// Where a fast group's value is in this pass without resolving: its memoized slot while the
+/// owner's stamp holds; else the slot another draw of this pass resolved the same owner to at the
+/// current stamp, if that slot's page is one of the group's two pages.
+#[inline(always)]
+fn pick_slot(g: &GroupMemo, stamps: &[u64], shared: &ResolvedValue) -> Option<Picked> {
+    let stamp = *stamps.get(g.stamp_slot as usize)?;
+    if stamp == g.stamp {
+        return Some(Picked {
+            other: false,
+            offset: g.offset,
+            fresh: true,
+        });
+    }
+    if stamp != shared.stamp || shared.stamp_slot != g.stamp_slot {
+        return None;
+    }
+    let other = if shared.group_id == g.group_id() {
+        false
+    } else if shared.group_id == g.other_group_id() {
+        true
+    } else {
+        return None;
+    };
+    Some(Picked {
+        other,
+        offset: shared.offset,
+        fresh: false,
+    })
+}
+
+/// A fast record's groups catch up (`catch_up_groups`), then bind their memoized groups.
+/// `false`: the full path must run.
+#[inline(never)]
+fn catch_up_and_set<R: Recorder>(
     groups: &mut [GroupState],
     engine: &mut UniformEngine,
     rec: &mut R,
     bound: &mut PassBindings,
 ) -> bool {
-    let stamps = engine.stamps();
-    let [r0, r1] = &bound.resolved;
-    let shared = match &*groups {
-        [g0] => pick_slot(&g0.memo, stamps, r0).map(|p0| [p0, (false, 0)]),
-        [g0, g1] => pick_slot(&g0.memo, stamps, r0)
-            .and_then(|p0| pick_slot(&g1.memo, stamps, r1).map(|p1| [p0, p1])),
-        _ => return false,
-    };
-    let picked = match shared {
-        Some(picked) => picked,
-        None => {
-            if !catch_up_groups(groups, engine, &mut bound.resolved) {
-                return false;
-            }
-            let offset = |gi: usize| groups.get(gi).map_or(0, |g| g.memo.offset);
-            [(false, offset(0)), (false, offset(1))]
-        }
-    };
-    for (gi, (g, (other, offset))) in groups.iter().zip(picked).enumerate() {
-        let Some((group, id)) = g.memo.chosen(other) else {
+    if !catch_up_groups(groups, engine, &mut bound.resolved) {
+        return false;
+    }
+    for (gi, g) in groups.iter().enumerate() {
+        let Some(group) = &g.memo.group else {
             return false;
         };
-        set_single(rec, bound, gi, id, group, &offset);
+        set_single(rec, bound, gi, g.memo.group_id(), group, &g.memo.offset);
     }
     true
-}
-
-/// Where a fast group's value is in this pass without resolving: `(other page, offset)`. Its
-/// memoized slot while the owner's stamp holds; else the slot another draw of this pass resolved
-/// the same owner to at the current stamp, if that slot's page is one of the group's two pages.
-#[inline(always)]
-fn pick_slot(g: &GroupMemo, stamps: &[u64], shared: &ResolvedValue) -> Option<(bool, u32)> {
-    let stamp = *stamps.get(g.stamp_slot as usize)?;
-    if stamp == g.stamp {
-        return Some((false, g.offset));
-    }
-    if stamp != shared.stamp || shared.stamp_slot != g.stamp_slot {
-        return None;
-    }
-    if shared.group_id == g.group_id() {
-        Some((false, shared.offset))
-    } else if shared.group_id == g.other_group_id() {
-        Some((true, shared.offset))
-    } else {
-        None
-    }
 }
 
 /// The stale groups of a fast record catch up: a group whose owner another draw of this pass
