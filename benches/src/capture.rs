@@ -392,11 +392,18 @@ pub struct Report {
     pub frames: Vec<(FrameTimes, StatsSnapshot, u64)>,
 }
 
+/// Frame records reserved before the first frame whatever `--frames` is: the reservation (over
+/// 1 MiB, so glibc maps it outside its heap) leaves the heap the frames run in the same for
+/// every frame count. Sized by the frame count, it shifted where wgpu's per-pass vectors land
+/// and how often `realloc` must copy them, and instruction counts taken as the difference of two
+/// runs of different lengths (`callgrind-ratio`) measured that shift along with the frames.
+const RESERVED_FRAME_RECORDS: usize = 4096;
+
 /// Runs `config.warmup` then `config.frames` frames of `looper`, measuring the latter. Fails on
 /// a frame error or if wgpu reported any uncaptured error (a benchmark with a validation error
 /// measures nothing).
 pub fn measure(config: &Config, looper: &mut dyn FrameLoop) -> Result<Report, BenchError> {
-    let mut frames = Vec::with_capacity(config.frames);
+    let mut frames = Vec::with_capacity(config.frames.max(RESERVED_FRAME_RECORDS));
     let total = (config.warmup + config.frames) as u64;
     for index in 0..total {
         let stats_before = looper.stats();
