@@ -245,6 +245,95 @@ struct Object { color: vec4f }
 }
 ";
 
+/// A camera set differently for each pass, read by more draws than a uniform page holds: the
+/// camera's home slot fills its page with the draws' values, so its second value is captured on
+/// another page and the draws alternate between two bind groups for it. Every other draw reads
+/// a fixed block instead, so the camera's group is bound again for each camera draw. Each draw
+/// writes one pixel (its viewport); every pixel of both passes is checked over several frames,
+/// while draws take the camera's slot from the first draw of their pass (`record_checked`'s
+/// shared-block case, on either of a draw's two memoized pages).
+#[test]
+fn a_per_pass_camera_on_two_pages_is_seen_by_every_draw_of_each_pass() {
+    let Some(gpu) = vgpu_tests::real_gpu() else {
+        return;
+    };
+    // More draws than a 64 KiB uniform page has slots (one per value, at the device's
+    // dynamic-offset alignment): the camera's home page fills up.
+    let align = gpu.device().limits().min_uniform_buffer_offset_alignment;
+    const W: u32 = 64;
+    let h = (64 * 1024 / align.max(16)) / W + 1;
+    let camera = gpu
+        .uniforms_labeled("camera", value! { tint: [0.0, 0.0, 0.0, 0.0] })
+        .unwrap();
+    // Every other draw reads another block, so each camera draw binds its group again.
+    let fixed = gpu
+        .uniforms_labeled("fixed", value! { tint: [1.0, 1.0, 1.0, 0.0] })
+        .unwrap();
+    let color = |k: u32| [(k % 100) as f32, (k / 100) as f32, 3.0, 200.0];
+    // One shader: the draws share the camera's bind group.
+    let shader = gpu
+        .shader(
+            "per-pass camera",
+            &format!("{VIEW_FS}\n{}", vgpu_tests::FULLSCREEN_VS),
+        )
+        .unwrap();
+    let draws: Vec<vgpu::Draw> = (0..W * h)
+        .map(|k| {
+            let desc = vgpu::DrawDesc {
+                label: format!("draw {k}"),
+                ..Default::default()
+            };
+            let d = gpu.draw(&shader, desc).unwrap();
+            d.set("view", if k % 2 == 0 { &camera } else { &fixed })
+                .unwrap();
+            d.set("object", value! { color: color(k) }).unwrap();
+            d
+        })
+        .collect();
+    let shadow = gpu.target(W, h).unwrap();
+    let main = gpu.target(W, h).unwrap();
+    let tints = [[10.0, 20.0, 30.0, 0.0], [100.0, 110.0, 120.0, 0.0]];
+    let record = |f: &mut vgpu::Frame<'_>| -> vgpu::Result<()> {
+        for (target, tint) in [&shadow, &main].into_iter().zip(tints) {
+            camera.set(value! { tint: tint })?;
+            f.pass(target, |p| {
+                for (k, d) in (0u32..).zip(&draws) {
+                    p.set_viewport((k % W) as f32, (k / W) as f32, 1.0, 1.0);
+                    p.draw(d)?;
+                }
+                Ok(())
+            })?;
+        }
+        Ok(())
+    };
+    for frame in 0..4 {
+        let report = gpu.frame(record).unwrap();
+        for (target, tint) in [&shadow, &main].into_iter().zip(tints) {
+            let image = target.read_rgba8().unwrap();
+            for k in 0..W * h {
+                let (c, t) = (
+                    color(k),
+                    if k % 2 == 0 {
+                        tint
+                    } else {
+                        [1.0, 1.0, 1.0, 0.0]
+                    },
+                );
+                let expected = [0, 1, 2, 3].map(|i| (c[i] + t[i]) as u8);
+                assert_eq!(
+                    image.pixel(k % W, k / W),
+                    Some(expected),
+                    "frame {frame}, tint {tint:?}, draw {k}"
+                );
+            }
+        }
+        if frame > 0 {
+            assert_eq!(report.stats.bind_groups_created, 0, "frame {frame}");
+            assert_eq!(report.stats.bytes_uploaded, 0, "frame {frame}");
+        }
+    }
+}
+
 #[test]
 fn shared_uniforms_set_twice_in_a_frame_each_pass_sees_its_own_value() {
     let Some(gpu) = vgpu_tests::real_gpu() else {

@@ -93,6 +93,9 @@ pub(crate) struct ResolvedValue {
     stamp_slot: u32,
     offset: u32,
     group_id: u64,
+    /// The engine's stamp clock right after the resolve (0: never resolved; the clock starts
+    /// above 0): while the clock has not moved, the owner's stamp is still `stamp`.
+    clock: u64,
 }
 
 #[derive(Clone, Copy, Debug, Default)]
@@ -185,7 +188,8 @@ impl State {
         let Some(op) = ops.get_mut(key) else {
             return false;
         };
-        let token = FastRecord::check_token(epoch, engine.stamp_clock());
+        let clock = engine.stamp_clock();
+        let token = FastRecord::check_token(epoch, clock);
         let fast = &op.fast;
         let [g0, g1] = &op.groups.head;
         if fast.checked_at == token && fast.signature_id == signature_id {
@@ -201,7 +205,7 @@ impl State {
                 };
                 set_single(rec, bound, 1, g1.memo.group_id(), group, &g1.memo.offset);
             }
-        } else if !record_checked(op, engine, rec, bound, epoch, signature_id, token) {
+        } else if !record_checked(op, engine, rec, bound, (epoch, clock), signature_id) {
             return false;
         }
         let fast = &op.fast;
@@ -359,15 +363,55 @@ fn record_checked<R: Recorder>(
     engine: &mut UniformEngine,
     rec: &mut R,
     bound: &mut PassBindings,
-    epoch: u64,
+    (epoch, clock): (u64, u64),
     signature_id: u32,
-    token: u64,
 ) -> bool {
     let fast = &op.fast;
     if fast.valid_epoch != epoch || fast.signature_id != signature_id {
         return false;
     }
     let n = fast.groups_len;
+    let stamps = engine.stamps();
+    let [g0, g1] = &op.groups.head;
+    let r0 = &bound.resolved[0];
+    // A shared block set before this pass (a per-pass camera) in the first group, which an
+    // earlier draw of this pass resolved with nothing moved since, and a second group whose
+    // stamp held: the block's slot, on the memo's current page or its other page.
+    if n == 2
+        && r0.clock == clock
+        && r0.stamp_slot == g0.memo.stamp_slot
+        && stamps.get(g1.memo.stamp_slot as usize) == Some(&g1.memo.stamp)
+    {
+        let group0 = if r0.group_id == g0.memo.group_id() {
+            g0.memo.group.as_ref()
+        } else {
+            g0.memo
+                .other
+                .as_deref()
+                .filter(|o| o.id.get() == r0.group_id)
+                .map(|o| &o.group)
+        };
+        if let (Some(group0), Some(group1)) = (group0, &g1.memo.group) {
+            let (id0, offset0) = (r0.group_id, r0.offset);
+            set_single(rec, bound, 0, id0, group0, &offset0);
+            set_single(rec, bound, 1, g1.memo.group_id(), group1, &g1.memo.offset);
+            return true;
+        }
+    }
+    record_picked(op, engine, rec, bound, (epoch, clock))
+}
+
+/// [`record_checked`] past its shared-block case: each group's memoized slot or the slot
+/// another draw of this pass resolved (`pick_slot`), else a catch-up (`catch_up_and_set`).
+#[inline(never)]
+fn record_picked<R: Recorder>(
+    op: &mut Operation,
+    engine: &mut UniformEngine,
+    rec: &mut R,
+    bound: &mut PassBindings,
+    (epoch, clock): (u64, u64),
+) -> bool {
+    let n = op.fast.groups_len;
     let stamps = engine.stamps();
     let [g0, g1] = &op.groups.head;
     let [r0, r1] = &bound.resolved;
@@ -396,7 +440,7 @@ fn record_checked<R: Recorder>(
         set_single(rec, bound, 1, id, group, &p1.offset);
     }
     if p0.fresh && p1.fresh {
-        op.fast.checked_at = token;
+        op.fast.checked_at = FastRecord::check_token(epoch, clock);
     }
     true
 }
@@ -547,6 +591,7 @@ fn resolve_moved_values(
             stamp_slot: m.stamp_slot,
             offset: m.offset,
             group_id: m.group_id(),
+            clock: engine.stamp_clock(),
         };
     }
     true
