@@ -265,6 +265,30 @@ impl WritePlan {
         self.run(value, dst, true, ctx)
     }
 
+    /// A struct value giving exactly one member of a flat struct type without padding, as a
+    /// copy (see [`pack_partial`](Self::pack_partial)'s copy path): that member's offset and
+    /// bytes. Packing it partially writes exactly these bytes, so a caller holding the previous
+    /// value may compare and write this range alone. `None` for anything else.
+    #[inline]
+    pub fn flat_member<'v>(&self, value: &'v Value) -> Option<(usize, &'v [u8])> {
+        let flat = self.flat_members.as_deref()?;
+        let Value::Struct(fields) = value else {
+            return None;
+        };
+        let [(name, field)] = fields.as_slice() else {
+            return None;
+        };
+        let NodeKind::Struct { members, gaps, .. } = &self.nodes.get(self.root as usize)?.kind
+        else {
+            return None;
+        };
+        if !gaps.is_empty() {
+            return None;
+        }
+        let (_, offset, bytes) = flat_run(members, flat, name, field)?;
+        Some((offset, bytes))
+    }
+
     /// The copy path of [`pack_partial`](Self::pack_partial): a struct value of at most eight
     /// distinct members, each a tight run of numbers given in its own representation and count
     /// (`F32s` of 16 for a `mat4x4<f32>`). Every member is checked before any byte is written;

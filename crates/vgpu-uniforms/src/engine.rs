@@ -527,6 +527,37 @@ impl UniformEngine {
         Some(result.unwrap_or_else(|never| match never {}))
     }
 
+    /// Writes `bytes` at `offset` of the owner's value (one member of it), in place: compares
+    /// that range first and, when it differs, commits as [`update`](Self::update) does (same
+    /// revision, stamp and upload bookkeeping). Returns whether it changed; `None`, with nothing
+    /// done, when the key is stale, the owner was never set or the range lies outside its bytes
+    /// (the caller then takes its full path). Neither copies the rest of the value nor allocates.
+    #[inline]
+    pub fn write_range_if_changed(
+        &mut self,
+        key: OwnerKey,
+        offset: usize,
+        bytes: &[u8],
+    ) -> Option<bool> {
+        let sub = self.submission_state();
+        let owner = self.owners.get_mut(key)?;
+        let end = offset.checked_add(bytes.len())?;
+        if owner.bytes.get(offset..end)? == bytes {
+            self.unchanged_sets += 1;
+            return Some(false);
+        }
+        write_queued_home_now(owner, sub, &mut self.pool);
+        owner.bytes.get_mut(offset..end)?.copy_from_slice(bytes);
+        record_change(
+            owner,
+            key,
+            sub,
+            &mut self.stamps,
+            &mut self.writes_at_finish,
+        );
+        Some(true)
+    }
+
     /// The body of the overwrites: `None` when the key is stale or the owner never set.
     #[inline(always)]
     fn overwrite_set<E>(

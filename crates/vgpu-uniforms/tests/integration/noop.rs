@@ -740,3 +740,59 @@ fn stamp_slots_are_dense_and_reused_only_under_new_stamps() {
         assert_eq!(engine.stamp_slot(k), Some(i as u32 + 1));
     }
 }
+
+/// `write_range_if_changed` (one member written in place) commits as a whole set of the merged
+/// bytes does: same bytes, one revision, and a value already bound in the open submission is
+/// captured so that the earlier slot keeps the old bytes.
+#[test]
+fn a_range_write_commits_like_a_set_of_the_merged_value() {
+    let (ctx, mut engine) = noop_engine(EngineConfig::default());
+    let k = engine.create_owner("object", AddressSpace::Uniform);
+    assert_eq!(
+        engine.write_range_if_changed(k, 0, &[0; 4]),
+        None,
+        "never set"
+    );
+    engine.set_bytes(k, &mat(1.0)).unwrap();
+    let rev = engine.revision(k).unwrap();
+    assert_eq!(
+        engine.write_range_if_changed(k, 16, &mat(1.0)[..16]),
+        Some(false),
+        "the bytes it holds"
+    );
+    assert_eq!(engine.revision(k), Some(rev));
+    assert_eq!(
+        engine.write_range_if_changed(k, 60, &[0; 8]),
+        None,
+        "past its end"
+    );
+    assert_eq!(engine.bytes(k).unwrap(), &mat(1.0)[..]);
+
+    engine.begin_submission().unwrap();
+    let before = engine.resolve(k).unwrap();
+    assert_eq!(
+        engine.write_range_if_changed(k, 16, &mat(2.0)[..16]),
+        Some(true)
+    );
+    let mut merged = mat(1.0);
+    merged[16..32].copy_from_slice(&mat(2.0)[..16]);
+    assert_eq!(engine.bytes(k).unwrap(), &merged[..]);
+    assert_eq!(engine.revision(k), Some(rev + 1));
+    let after = engine.resolve(k).unwrap();
+    assert_ne!(before, after, "bound before the write: captured elsewhere");
+    engine.finish_submission().unwrap();
+    submit_empty(&ctx);
+    assert_eq!(read_slot(&ctx, &engine, before, 64), mat(1.0));
+    assert_eq!(read_slot(&ctx, &engine, after, 64), merged);
+
+    // Outside a submission the home slot takes it at the next finish.
+    assert_eq!(
+        engine.write_range_if_changed(k, 0, &mat(3.0)[..4]),
+        Some(true)
+    );
+    engine.begin_submission().unwrap();
+    let home = engine.resolve(k).unwrap();
+    engine.finish_submission().unwrap();
+    submit_empty(&ctx);
+    assert_eq!(read_slot(&ctx, &engine, home, 64), engine.bytes(k).unwrap());
+}

@@ -109,6 +109,17 @@ impl State {
         if plan.runtime_array().is_some() {
             return None;
         }
+        if let Untyped::Value(v) = value {
+            // One member of a flat struct (a `world` matrix): compared and written in place.
+            if let Some((offset, bytes)) = plan.flat_member(v) {
+                if engine
+                    .write_range_if_changed(owner, offset, bytes)
+                    .is_some()
+                {
+                    return Some(Ok(()));
+                }
+            }
+        }
         let cx = PackContext::new(&op.label, &pb.name);
         Some(match value {
             Untyped::Value(v) => engine
