@@ -99,6 +99,9 @@ impl SamplerDesc {
 pub(crate) struct GpuId(u64);
 
 impl GpuId {
+    /// An id no `Gpu` has (ids start at 1).
+    pub(crate) const NONE: GpuId = GpuId(0);
+
     /// A fresh id.
     pub(crate) fn next() -> GpuId {
         static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);

@@ -335,6 +335,10 @@ impl<'g> Frame<'g> {
         };
         let mut pass = Pass {
             gpu_id: gpu.id(),
+            fast_gpu_id: match inspect {
+                None => gpu.id(),
+                Some(_) => GpuId::NONE,
+            },
             held,
             rpass,
             sig,
@@ -687,6 +691,9 @@ fn begin_render_pass<'e>(
 pub struct Pass<'p> {
     /// The recording `Gpu`'s id.
     gpu_id: GpuId,
+    /// `gpu_id` while the binding inspector is off, else [`GpuId::NONE`]: a draw whose id
+    /// equals it takes the fast path with one compare (else `draw_checked` sorts it out).
+    fast_gpu_id: GpuId,
     /// The state, held for the pass (borrowed once per recorded draw).
     held: HeldState<'p>,
     rpass: &'p mut wgpu::RenderPass<'static>,
@@ -711,12 +718,9 @@ impl<'p> Pass<'p> {
     /// is now, even if set again later in the frame.
     #[inline(always)]
     pub fn draw(&mut self, draw: &Draw) -> Result<()> {
-        if draw.gpu_id != self.gpu_id {
-            return Err(foreign_gpu("draw", &draw.inner.label, "recording the pass"));
-        }
-        // The binding inspector's only cost while it is off: this branch.
-        if self.inspect.is_some() {
-            return self.draw_inspected(draw, None);
+        // One compare for a draw of this `Gpu` while the binding inspector is off.
+        if draw.gpu_id != self.fast_gpu_id {
+            return self.draw_checked(draw, None);
         }
         let mut state = self.held.borrow_mut();
         if state.record_fast(
@@ -752,6 +756,27 @@ impl<'p> Pass<'p> {
             self.sig,
             self.signature_id,
             Some(&range),
+        )
+    }
+
+    /// A draw of another `Gpu` (`VGPU-FOREIGN-GPU`), or one recorded while the binding
+    /// inspector is on.
+    #[cold]
+    #[inline(never)]
+    fn draw_checked(&mut self, draw: &Draw, range: Option<&DrawRange>) -> Result<()> {
+        if draw.gpu_id != self.gpu_id {
+            return Err(foreign_gpu("draw", &draw.inner.label, "recording the pass"));
+        }
+        if self.inspect.is_some() {
+            return self.draw_inspected(draw, range);
+        }
+        self.held.borrow_mut().record_draw(
+            draw.key,
+            &mut *self.rpass,
+            &mut self.bound,
+            self.sig,
+            self.signature_id,
+            range,
         )
     }
 
