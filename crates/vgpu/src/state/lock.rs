@@ -17,6 +17,7 @@ use std::cell::RefCell;
 use parking_lot::{ReentrantMutex, ReentrantMutexGuard};
 
 use super::State;
+use super::operation::Released;
 use crate::descriptors::GpuId;
 
 /// A `Gpu`'s state, shared by the `Gpu`, its clones and the records that must reach it.
@@ -51,14 +52,14 @@ impl SharedState {
         let (result, released) = {
             let mut state = held.borrow_mut();
             let result = f(&mut state);
-            let released = if state.deferred.is_empty() {
-                Vec::new()
-            } else {
-                std::mem::take(&mut state.deferred)
-            };
+            // Usually nothing: no empty vector to drop then.
+            let released =
+                (!state.deferred.is_empty()).then(|| std::mem::take(&mut state.deferred));
             (result, released)
         };
-        drop(released);
+        if let Some(released) = released {
+            drop_released(released);
+        }
         result
     }
 
@@ -66,4 +67,11 @@ impl SharedState {
     pub(crate) fn hold(&self) -> HeldState<'_> {
         self.cell.lock()
     }
+}
+
+/// Drops what the state released, out of the borrow (their `Drop` may lock the state).
+#[cold]
+#[inline(never)]
+fn drop_released(released: Vec<Released>) {
+    drop(released);
 }
