@@ -479,10 +479,7 @@ impl UniformEngine {
 
     /// The open submission, as a set, a pin or a removal sees it.
     fn submission_state(&self) -> SubmissionState {
-        SubmissionState {
-            open: self.open.then_some(self.submission),
-            memos_in_use: self.open && self.memos_declared_in == self.submission,
-        }
+        SubmissionState::new(self.open, self.submission, self.memos_declared_in)
     }
 
     /// Packs in place: `f` gets a scratch copy of the owner's current bytes; on `Ok` the scratch is
@@ -539,13 +536,13 @@ impl UniformEngine {
         offset: usize,
         bytes: &[u8],
     ) -> Option<bool> {
-        let sub = self.submission_state();
         let owner = self.owners.get_mut(key)?;
         let end = offset.checked_add(bytes.len())?;
         if owner.bytes.get(offset..end)? == bytes {
             self.unchanged_sets += 1;
             return Some(false);
         }
+        let sub = SubmissionState::new(self.open, self.submission, self.memos_declared_in);
         write_queued_home_now(owner, sub, &mut self.pool);
         owner.bytes.get_mut(offset..end)?.copy_from_slice(bytes);
         record_change(
@@ -565,7 +562,6 @@ impl UniformEngine {
         key: OwnerKey,
         f: impl FnOnce(&mut [u8]) -> Result<(), E>,
     ) -> Option<Result<bool, E>> {
-        let sub = self.submission_state();
         let owner = self.owners.get_mut(key)?;
         let len = owner.bytes.len();
         if len == 0 {
@@ -578,7 +574,13 @@ impl UniformEngine {
         if let Err(e) = f(scratch) {
             return Some(Err(e));
         }
-        let changed = commit_if_changed(
+        // A set of unchanged bytes ends at the compare.
+        if *owner.bytes == *scratch {
+            self.unchanged_sets += 1;
+            return Some(Ok(false));
+        }
+        let sub = SubmissionState::new(self.open, self.submission, self.memos_declared_in);
+        commit(
             owner,
             key,
             scratch,
@@ -587,8 +589,7 @@ impl UniformEngine {
             &mut self.stamps,
             &mut self.writes_at_finish,
         );
-        self.unchanged_sets += u64::from(!changed);
-        Some(Ok(changed))
+        Some(Ok(true))
     }
 
     /// Why `operation` cannot write the owner `key`: stale, or never set.
@@ -1258,6 +1259,17 @@ struct SubmissionState {
     open: Option<u64>,
     /// Operations recorded in it may hold memoized slots ([`UniformEngine::memos_in_use`]).
     memos_in_use: bool,
+}
+
+impl SubmissionState {
+    /// From the engine's fields (a caller holding an owner borrowed takes them one by one).
+    #[inline(always)]
+    fn new(open: bool, submission: u64, memos_declared_in: u64) -> Self {
+        SubmissionState {
+            open: open.then_some(submission),
+            memos_in_use: open && memos_declared_in == submission,
+        }
+    }
 }
 
 /// True if an operation of the open submission may have bound the owner's home slot (it did,
