@@ -1,6 +1,6 @@
 //! What recording an operation remembers, so a steady-state record does no lookup.
 //!
-//! Three layers, each valid under a condition that is one integer compare:
+//! Layers, each valid under a condition that is one integer compare:
 //!
 //! 1. **Group memo** ([`GroupMemo`], per bind group of an operation): the bind group last
 //!    built (or found in the bind-group cache) for the group's contents. Valid while the cache's
@@ -20,6 +20,11 @@
 //!    memoized offset is where the value is: the draw binds it without resolving. A pass also
 //!    shares what it resolved (`record.rs`'s `ResolvedValue`), so draws sharing a camera set
 //!    before the pass take the new offset without each resolving it.
+//! 4. **Check token** (`FastRecord::checked_at`): the bind-group cache's invalidation epoch
+//!    plus the engine's stamp clock (`UniformEngine::stamp_clock`, which moves with any stamp)
+//!    when the record last found all its groups' stamps current. Both only grow, so while the
+//!    token is unchanged nothing any record depends on has moved: a static frame's draw binds
+//!    its memoized offsets after one compare, without reading stamps.
 //!
 //! Any change of an operation's bindings invalidates its fast record; the full record path
 //! (`record.rs`) makes it valid again after recording. A memo whose group changes (rebuilt, or
