@@ -48,8 +48,8 @@ usage: uniform-capture [--mode struct|typed|buffer|raw]
   --backend   auto (default) | vulkan | gl | noop
   --json      print one JSON object on the last line of stdout
 
-On glibc the process fixes malloc's mmap threshold at 32 MiB before it starts, so that every
-mode runs in the same allocator regime; UNIFORM_CAPTURE_DEFAULT_MALLOC=1 keeps glibc's default
+On glibc the process fixes malloc's mmap threshold at 32 MiB and its trim threshold at 64 MiB
+before it starts, so that every mode runs in the same allocator regime; UNIFORM_CAPTURE_DEFAULT_MALLOC=1 keeps glibc's default
 (as does a run under valgrind).
 ";
 

@@ -9,8 +9,8 @@
 //!
 //! Exit codes: 0 success, 1 the run failed (no device, wgpu error), 2 bad command line.
 //!
-//! On glibc it fixes the mmap threshold at 32 MiB first (`vgpu_benches::malloc_regime`; set
-//! `UNIFORM_CAPTURE_DEFAULT_MALLOC=1` to keep glibc's default).
+//! On glibc it fixes the mmap threshold at 32 MiB and the trim threshold at 64 MiB first
+//! (`vgpu_benches::malloc_regime`; set `UNIFORM_CAPTURE_DEFAULT_MALLOC=1` to keep glibc's default).
 
 use std::process::ExitCode;
 
