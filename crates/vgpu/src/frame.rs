@@ -743,24 +743,12 @@ impl<'p> Pass<'p> {
 
     /// Records `draw` with explicit vertex (or index) and instance ranges.
     pub fn draw_with(&mut self, draw: &Draw, range: DrawRange) -> Result<()> {
-        if draw.gpu_id != self.gpu_id {
-            return Err(foreign_gpu("draw", &draw.inner.label, "recording the pass"));
-        }
-        if self.inspect.is_some() {
-            return self.draw_inspected(draw, Some(&range));
-        }
-        self.held.borrow_mut().record_draw(
-            draw.key,
-            &mut *self.rpass,
-            &mut self.bound,
-            self.sig,
-            self.signature_id,
-            Some(&range),
-        )
+        self.draw_checked(draw, Some(&range))
     }
 
-    /// A draw of another `Gpu` (`VGPU-FOREIGN-GPU`), or one recorded while the binding
-    /// inspector is on.
+    /// The full path of a draw, checked: a draw of another `Gpu` (`VGPU-FOREIGN-GPU`), one
+    /// recorded while the binding inspector is on, or one with explicit ranges. Cold for
+    /// [`draw`](Self::draw), which reaches it only for the first two.
     #[cold]
     #[inline(never)]
     fn draw_checked(&mut self, draw: &Draw, range: Option<&DrawRange>) -> Result<()> {
