@@ -468,7 +468,7 @@ impl UniformEngine {
             owner,
             key,
             bytes,
-            sub,
+            || sub,
             &mut self.pool,
             &mut self.stamps,
             &mut self.writes_at_finish,
@@ -574,21 +574,18 @@ impl UniformEngine {
         if let Err(e) = f(scratch) {
             return Some(Err(e));
         }
-        // A set of unchanged bytes ends at the compare.
-        if *owner.bytes == *scratch {
-            self.unchanged_sets += 1;
-            return Some(Ok(false));
-        }
-        let sub = SubmissionState::new(self.open, self.submission, self.memos_declared_in);
-        commit(
+        if !commit_if_changed(
             owner,
             key,
             scratch,
-            sub,
+            || SubmissionState::new(self.open, self.submission, self.memos_declared_in),
             &mut self.pool,
             &mut self.stamps,
             &mut self.writes_at_finish,
-        );
+        ) {
+            self.unchanged_sets += 1;
+            return Some(Ok(false));
+        }
         Some(Ok(true))
     }
 
@@ -677,7 +674,7 @@ impl UniformEngine {
             owner,
             key,
             &self.scratch,
-            sub,
+            || sub,
             &mut self.pool,
             &mut self.stamps,
             &mut self.writes_at_finish,
@@ -1304,21 +1301,22 @@ fn queue_at_finish(owner: &mut Owner, key: OwnerKey, writes_at_finish: &mut Vec<
 }
 
 /// [`commit`]s `bytes` unless the owner holds them already (bitwise); returns whether it did.
+/// The submission state is taken only for a commit: a set of unchanged bytes ends at the
+/// compare.
 #[inline(always)]
 fn commit_if_changed(
     owner: &mut Owner,
     key: OwnerKey,
     bytes: &[u8],
-    sub: SubmissionState,
+    sub: impl FnOnce() -> SubmissionState,
     pool: &mut Pool,
     stamps: &mut Stamps,
     writes_at_finish: &mut Vec<OwnerKey>,
 ) -> bool {
-    // A set of unchanged bytes ends at the compare.
     if owner.bytes == bytes {
         return false;
     }
-    commit(owner, key, bytes, sub, pool, stamps, writes_at_finish);
+    commit(owner, key, bytes, sub(), pool, stamps, writes_at_finish);
     true
 }
 
