@@ -778,6 +778,28 @@ impl GpuContext {
         self.queue.write_buffer(buffer, offset, data);
     }
 
+    /// `Queue::write_buffer_with` (counted as [`write_buffer`](Self::write_buffer) counts
+    /// `size` bytes): `fill` writes the bytes into the staging view, and the upload lands before
+    /// the next submit. Bytes `fill` leaves unwritten reach the buffer unspecified. An empty
+    /// `size` or a write wgpu refuses (reported to the device's error handler, as
+    /// `write_buffer`'s) uploads nothing.
+    pub fn write_buffer_with(
+        &self,
+        buffer: &wgpu::Buffer,
+        offset: wgpu::BufferAddress,
+        size: usize,
+        fill: impl FnOnce(&mut wgpu::QueueWriteBufferView),
+    ) {
+        let Some(size_nz) = wgpu::BufferSize::new(size as u64) else {
+            return;
+        };
+        self.stats.write_calls.bump();
+        self.stats.bytes_uploaded.add(size as u64);
+        if let Some(mut view) = self.queue.write_buffer_with(buffer, offset, size_nz) {
+            fill(&mut view);
+        }
+    }
+
     /// `Queue::write_texture` (counted in `write_calls` and `bytes_uploaded` with
     /// `write_buffer`: both are uploads through the queue), validated: a write wgpu refuses (a
     /// format that cannot be a copy destination, such as `Depth32Float`; a layout that does not

@@ -64,7 +64,8 @@ struct Owner {
     pins: u32,
     /// The index of the owner's stamp in [`UniformEngine::stamps`].
     stamp_slot: u32,
-    /// The persistent home slot of a uniform owner (allocated at the first resolve or pin).
+    /// The persistent home slot of a uniform owner (taken at the first set; written at the first
+    /// resolve or pin).
     home: Option<SlotLoc>,
     label: Box<str>,
     space: AddressSpace,
@@ -1238,6 +1239,12 @@ fn first_set(
     check_size(owner, bytes.len(), limits)?;
     if owner.space == AddressSpace::Storage {
         owner.storage = Some(pool.create_storage(&owner.label, bytes.len())?);
+    } else {
+        // The home slot is taken now, not at the first resolve: a frame's recording creates
+        // no page for values set before it (pages and their shadows are allocated outside the
+        // frame). It is written at the first resolve (`record_change` queues nothing for it).
+        owner.home = Some(pool.alloc(bytes.len())?);
+        owner.home_revision = 0;
     }
     owner.bytes = bytes.to_vec();
     // Never bound before (it had no bytes, hence no home slot).
@@ -1360,6 +1367,11 @@ fn record_change(
         // only if the slot does not already hold them).
         queue_at_finish(owner, key, writes_at_finish);
         stamps.renew(owner.stamp_slot);
+        return;
+    }
+    if owner.home.is_some() && owner.home_revision == 0 {
+        // A home taken at the first set and never written (nothing resolved the owner, so no
+        // operation or memo holds its slot): the first resolve writes it.
         return;
     }
     if owner.home.is_some() && !home_may_be_bound(owner, sub) {

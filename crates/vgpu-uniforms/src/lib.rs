@@ -74,8 +74,12 @@
 //! - Live slots after a submission ends ≤ Σ over uniform owners of `1 + max_extra_slots` (during
 //!   a submission, an owner bound with more distinct values than that gets one slot per value;
 //!   the surplus is freed when the submission ends).
-//! - Pages of one slot size ≤ ⌈peak live slots of that size / slots per page⌉: a page is created
-//!   only when every page of its size is full.
+//! - Pages of one size class (a slot size and a shadow stride: the value size rounded up to 16
+//!   bytes) ≤ ⌈peak live slots of that class / slots per page⌉: a page is created only when every
+//!   page of its class is full. A page's CPU shadow keeps `stride` bytes per slot, not the slot
+//!   size (a 64-byte value in a 256-byte slot keeps 64 bytes on the CPU).
+//! - A uniform owner's home slot is taken at its first set (pages are made outside the frames
+//!   that bind them) and written at its first resolve: a value never bound uploads nothing.
 //! - Empty pages after a submission ends ≤ `idle_page_budget`, plus pages whose last slot was
 //!   bound by that very submission (released at the next end).
 //!

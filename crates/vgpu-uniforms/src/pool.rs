@@ -1,9 +1,12 @@
 //! Pooled uniform pages with CPU shadows, and the live storage buffers of storage owners.
 //!
-//! A page is one `UNIFORM | COPY_DST | COPY_SRC` buffer serving one slot size class, with a CPU shadow of
-//! the same size. The shadow is the snapshot store: a slot's bytes are copied there when an
-//! operation binds them, and the slot's bit in the page's dirty bitset stays set until the bytes
-//! reach the GPU. Invariant: a slot whose dirty bit is clear holds on the GPU exactly what the
+//! A page is one `UNIFORM | COPY_DST | COPY_SRC` buffer serving one size class (a slot size, a
+//! multiple of the device's offset alignment, and a content stride, the value size rounded up to
+//! 16 bytes), with a compact CPU shadow: `stride` bytes per slot, not `slot_size` (a 64-byte
+//! matrix in a 256-byte slot keeps 64 bytes on the CPU). The shadow is the snapshot store: a
+//! slot's bytes are copied there when an operation binds them, and the slot's bit in the page's
+//! dirty bitset stays set until the bytes reach the GPU (spread back to the slot size in the
+//! queue's staging memory). Invariant: a slot whose dirty bit is clear holds on the GPU exactly what the
 //! shadow holds (writes only happen through [`Pool::write`], bits are cleared only by
 //! [`Pool::upload`] after the upload, or by [`Pool::free`], after which the slot's content is
 //! treated as unknown).
@@ -26,9 +29,13 @@ pub(crate) struct SlotLoc {
 /// One uniform page.
 struct Page {
     buffer: wgpu::Buffer,
+    /// `stride` bytes per slot, in slot order.
     shadow: Box<[u8]>,
     class: usize,
     slot_size: u32,
+    /// Shadow bytes per slot: the most a slot of the page holds (a multiple of 16, at most
+    /// `slot_size`).
+    stride: u32,
     /// Free slot indices; popped from the end (lowest index first on a fresh page).
     free: Vec<u32>,
     /// Bytes of content each slot holds (for trimming the last slot of a dirty run).
@@ -51,6 +58,7 @@ struct Page {
 /// The pages of one slot size.
 struct SizeClass {
     slot_size: u32,
+    stride: u32,
     /// Pages of this class with at least one free slot (may hold stale keys, checked on use).
     open_pages: Vec<PageKey>,
 }
@@ -111,6 +119,13 @@ impl Pool {
         round_up(len as u64, u64::from(self.alignment)) as u32
     }
 
+    /// Shadow bytes per slot for values of `len` bytes: `len` rounded up to 16 (at most the slot
+    /// size, which is a multiple of 16 or a whole slot).
+    pub(crate) fn stride_for(&self, len: usize) -> u32 {
+        let slot_size = self.slot_size_for(len);
+        (round_up(len.max(1) as u64, 16) as u32).min(slot_size)
+    }
+
     pub(crate) fn slots_per_page(&self, slot_size: u32) -> u32 {
         // Dynamic offsets are u32: a page never exceeds u32::MAX bytes.
         let page = self
@@ -144,7 +159,7 @@ impl Pool {
         self.live_slots
     }
 
-    /// `(slot size, pages)` per size class, for bound checks.
+    /// `(slot size, pages)` per size class (a slot size and a stride), for bound checks.
     pub(crate) fn pages_per_class(&self) -> impl Iterator<Item = (u32, usize)> + '_ {
         self.classes.iter().enumerate().map(|(i, c)| {
             (
@@ -166,7 +181,11 @@ impl Pool {
     /// page, no size class, no counter.
     pub(crate) fn alloc(&mut self, len: usize) -> Result<SlotLoc, UniformsError> {
         let slot_size = self.slot_size_for(len);
-        let found = self.classes.iter().position(|c| c.slot_size == slot_size);
+        let stride = self.stride_for(len);
+        let found = self
+            .classes
+            .iter()
+            .position(|c| c.slot_size == slot_size && c.stride == stride);
         if let Some(class) = found {
             if let Some(loc) = self.alloc_in_open_page(class, slot_size) {
                 return Ok(loc);
@@ -191,6 +210,7 @@ impl Pool {
             None => {
                 self.classes.push(SizeClass {
                     slot_size,
+                    stride,
                     open_pages: Vec::new(),
                 });
                 self.classes.len() - 1
@@ -201,9 +221,10 @@ impl Pool {
         let index = free.pop().unwrap_or(0);
         let key = self.pages.insert(Page {
             buffer,
-            shadow: vec![0; size as usize].into_boxed_slice(),
+            shadow: vec![0; slots as usize * stride as usize].into_boxed_slice(),
             class,
             slot_size,
+            stride,
             in_open_list: !free.is_empty(),
             free,
             slot_len: vec![0; slots as usize].into_boxed_slice(),
@@ -279,14 +300,15 @@ impl Pool {
         }
     }
 
-    /// The shadow's `len` bytes at `offset` of `page`; `None` if the page is gone or the range
-    /// does not fit it.
+    /// The shadow's `len` bytes of the slot at `offset` (a slot's start) of `page`; `None` if
+    /// the page is gone, `offset` is not a slot's start or `len` exceeds what a slot holds.
     pub(crate) fn shadow(&self, page: PageKey, offset: u32, len: usize) -> Option<&[u8]> {
-        let start = offset as usize;
-        self.pages
-            .get(page)?
-            .shadow
-            .get(start..start.checked_add(len)?)
+        let page = self.pages.get(page)?;
+        if !offset.is_multiple_of(page.slot_size) || len > page.stride as usize {
+            return None;
+        }
+        let start = (offset / page.slot_size) as usize * page.stride as usize;
+        page.shadow.get(start..start.checked_add(len)?)
     }
 
     /// True when the shadow at `loc` holds exactly `bytes` (a bitwise compare).
@@ -295,9 +317,9 @@ impl Pool {
         let Some(page) = self.pages.get(loc.page) else {
             return false;
         };
-        let start = loc.offset as usize;
+        let start = loc.index as usize * page.stride as usize;
         page.slot_len[loc.index as usize] as usize == bytes.len()
-            && page.shadow[start..start + bytes.len()] == *bytes
+            && page.shadow.get(start..start + bytes.len()) == Some(bytes)
     }
 
     /// [`write`](Self::write) unless the shadow at `loc` already holds `bytes` (one page
@@ -316,7 +338,12 @@ impl Pool {
         let Some(page) = self.pages.get_mut(loc.page) else {
             return;
         };
-        let (start, i) = (loc.offset as usize, loc.index as usize);
+        let i = loc.index as usize;
+        let start = i * page.stride as usize;
+        if bytes.len() > page.stride as usize {
+            // Not this page's class (the engine allocates slots by size): never written.
+            return;
+        }
         let (Some(shadow), Some(len)) = (
             page.shadow.get_mut(start..start + bytes.len()),
             page.slot_len.get_mut(i),
@@ -338,7 +365,10 @@ impl Pool {
     }
 
     /// Uploads every dirty run of every dirty page: one `write_buffer` per contiguous run of dirty
-    /// slots, from the shadow, the last slot trimmed to its content (rounded up to 4 bytes).
+    /// slots, the last slot trimmed to its content (rounded up to 4 bytes): straight from the
+    /// shadow when its stride is the slot size, else each slot's content written at its place in
+    /// the queue's staging view (the bytes between a slot's content and the next slot are left
+    /// unspecified: no shader reads them, a binding's size is its value's).
     pub(crate) fn upload(&mut self) {
         for n in 0..self.dirty_pages.len() {
             let key = self.dirty_pages[n];
@@ -369,8 +399,24 @@ impl Pool {
                 let last = page.slot_len[i - 1] as u64;
                 let from = start * slot_size;
                 let to = (i - 1) * slot_size + round_up(last, u64::from(COPY_ALIGN)) as usize;
+                let stride = page.stride as usize;
+                if stride == slot_size {
+                    self.ctx
+                        .write_buffer(&page.buffer, from as u64, &page.shadow[from..to]);
+                    continue;
+                }
+                let (shadow, slot_len) = (&page.shadow, &page.slot_len);
                 self.ctx
-                    .write_buffer(&page.buffer, from as u64, &page.shadow[from..to]);
+                    .write_buffer_with(&page.buffer, from as u64, to - from, |view| {
+                        for (n, slot) in (start..i).enumerate() {
+                            let len = (slot_len[slot] as usize)
+                                .next_multiple_of(COPY_ALIGN as usize)
+                                .min(stride);
+                            let at = n * slot_size;
+                            view.slice(at..at + len)
+                                .copy_from_slice(&shadow[slot * stride..slot * stride + len]);
+                        }
+                    });
             }
             page.dirty.fill(0);
         }

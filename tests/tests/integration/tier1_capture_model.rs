@@ -87,7 +87,7 @@ const SMALL_ENGINE: EngineConfig = EngineConfig {
 // ----- the operations ---------------------------------------------------------------------------
 
 /// How a value is set.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Mode {
     /// `value! { .. }`.
     Value,
@@ -324,6 +324,9 @@ struct Block {
     camera: [f32; 16],
     /// Bound to a draw at least once (its layout is adopted; its bytes are in the engine).
     bound: bool,
+    /// Its bytes are in the engine (made from a typed value or bytes, bound, or set so since):
+    /// the engine took its home slot then, which may have made a page.
+    sized: bool,
 }
 
 /// What one recorded draw must see.
@@ -494,6 +497,7 @@ impl World {
             handle: Some(handle),
             camera,
             bound: false,
+            sized: mode != Mode::Value,
         });
         self.structural();
         Ok(id)
@@ -507,6 +511,7 @@ impl World {
         self.draws[d].block = block;
         if !self.blocks[block as usize].bound {
             self.blocks[block as usize].bound = true;
+            self.blocks[block as usize].sized = true;
             self.changed(OwnerId::Camera(block));
         }
         self.structural();
@@ -600,6 +605,11 @@ impl World {
         };
         result.map_err(|e| format!("camera b{block} set: {e}"))?;
         self.blocks[block as usize].camera = new;
+        if !self.blocks[block as usize].sized && mode != Mode::Value {
+            // Its first bytes: the engine takes the home slot now (a page may be made).
+            self.blocks[block as usize].sized = true;
+            self.structural();
+        }
         let changed = camera_bytes(&new) != camera_bytes(&old);
         if bound {
             // docs/design.md §3.1: the revision moves exactly when the bytes change.
