@@ -14,6 +14,7 @@ pub mod bind_layout;
 pub mod device;
 pub mod error;
 pub mod error_codes;
+pub mod label;
 pub mod layout;
 pub mod plan;
 pub mod reflect;
@@ -31,6 +32,7 @@ pub use adapter::{
 pub use device::{BackendChoice, FrameScope, GpuContext, UncapturedError};
 pub use error::{AdapterAttempt, DeviceError, ErrorCode};
 pub use error_codes::{CodeInfo, ERROR_CODES};
+pub use label::Label;
 pub use stats::{Counter, Stats, StatsSnapshot};
 
 pub use bind_layout::{BindGroupLayoutDesc, LayoutEntryDesc, PipelineLayoutDesc};

@@ -3,7 +3,7 @@
 use std::sync::Arc;
 
 use slotmap::{Key as _, SlotMap};
-use vgpu_core::GpuContext;
+use vgpu_core::{GpuContext, Label};
 
 use crate::pool::{Pool, SlotLoc, round_up};
 use crate::{AddressSpace, BufferKey, EngineConfig, OwnerKey, PageKey, StorageKey, UniformsError};
@@ -43,6 +43,55 @@ struct ExtraSlot {
     last_used: u64,
 }
 
+/// An owner's extra slots, boxed: most owners never have one, and the owner record (one per
+/// draw value) keeps 8 bytes for them instead of a vector's 24.
+#[derive(Debug, Default)]
+struct Extras(Option<Box<Vec<ExtraSlot>>>);
+
+impl Extras {
+    fn as_slice(&self) -> &[ExtraSlot] {
+        self.0.as_deref().map_or(&[], Vec::as_slice)
+    }
+
+    fn iter(&self) -> std::slice::Iter<'_, ExtraSlot> {
+        self.as_slice().iter()
+    }
+
+    fn iter_mut(&mut self) -> std::slice::IterMut<'_, ExtraSlot> {
+        self.0
+            .as_deref_mut()
+            .map_or(&mut [][..], Vec::as_mut_slice)
+            .iter_mut()
+    }
+
+    fn len(&self) -> usize {
+        self.as_slice().len()
+    }
+
+    fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Adds a slot; the first one makes room for `capacity`.
+    fn push(&mut self, slot: ExtraSlot, capacity: usize) {
+        self.0
+            .get_or_insert_with(|| Box::new(Vec::with_capacity(capacity)))
+            .push(slot);
+    }
+
+    fn retain(&mut self, keep: impl FnMut(&ExtraSlot) -> bool) {
+        if let Some(v) = self.0.as_deref_mut() {
+            v.retain(keep);
+        }
+    }
+
+    /// Removes slot `at`, the last one taking its place (`None`: there is no slot `at`).
+    fn swap_remove(&mut self, at: usize) -> Option<ExtraSlot> {
+        let v = self.0.as_deref_mut()?;
+        (at < v.len()).then(|| v.swap_remove(at))
+    }
+}
+
 /// One uniform or storage owner. `repr(C)`: the fields `resolve`'s fast path reads come first
 /// (64 bytes). Not aligned to cache lines: the owners of 100 000 draws pack densely (160 bytes
 /// a slot instead of 256).
@@ -67,12 +116,13 @@ struct Owner {
     /// The persistent home slot of a uniform owner (taken at the first set; written at the first
     /// resolve or pin).
     home: Option<SlotLoc>,
-    label: Box<str>,
+    /// Names the owner in errors and its storage buffer (inline when short: no allocation).
+    label: Label,
     space: AddressSpace,
     /// Packed bytes; empty until the first set (which fixes a uniform owner's size; a storage
     /// owner's changes with a set of another size).
-    bytes: Vec<u8>,
-    extras: Vec<ExtraSlot>,
+    bytes: Box<[u8]>,
+    extras: Extras,
     storage: Option<StorageKey>,
     /// Queued in `writes_at_finish`: the finish uploads a storage owner's bytes, or writes a
     /// uniform owner's latest bytes to its home slot.
@@ -131,7 +181,7 @@ pub struct UniformEngine {
     /// Storage buffers the open submission may read that lost their owner (removal, a resize):
     /// released when the submission ends. `Some(bytes)`: bytes not uploaded yet, that the
     /// operations recorded in it read (uploaded by the finish, dropped by a cancel).
-    storage_released_at_end: Vec<(StorageKey, Option<Vec<u8>>)>,
+    storage_released_at_end: Vec<(StorageKey, Option<Box<[u8]>>)>,
     /// The bytes `update` packs into (reused, grows to the largest owner).
     scratch: Vec<u8>,
     /// Extra slots held by all owners.
@@ -314,13 +364,13 @@ impl UniformEngine {
     pub fn create_owner(&mut self, label: &str, space: AddressSpace) -> OwnerKey {
         let stamp_slot = self.stamps.take_slot();
         self.owners.insert(Owner {
-            label: label.into(),
+            label: Label::new(label),
             space,
-            bytes: Vec::new(),
+            bytes: Box::default(),
             revision: 0,
             home: None,
             home_revision: 0,
-            extras: Vec::new(),
+            extras: Extras::default(),
             pins: 0,
             stamp_slot,
             storage: None,
@@ -355,7 +405,7 @@ impl UniformEngine {
                 self.pool.free(home, None);
             }
         }
-        for extra in &owner.extras {
+        for extra in owner.extras.iter() {
             // Extra slots are never memoized past their submission (the owner is restamped).
             if sub.open == Some(extra.last_used) {
                 self.slots_freed_at_end.push(extra.loc);
@@ -694,7 +744,7 @@ impl UniformEngine {
         let owner = self.owners.get_mut(key).ok_or_else(|| stale(key))?;
         check_size(owner, bytes.len(), self.limits)?;
         let new = self.pool.create_storage(&owner.label, bytes.len())?;
-        let old_bytes = std::mem::replace(&mut owner.bytes, bytes.to_vec());
+        let old_bytes = std::mem::replace(&mut owner.bytes, bytes.into());
         if let Some(old) = owner.storage.replace(new) {
             if open {
                 let pending = owner.write_at_finish.then_some(old_bytes);
@@ -978,16 +1028,14 @@ impl UniformEngine {
                 }
                 None => {
                     let loc = pool.alloc(owner.bytes.len())?;
-                    if owner.extras.capacity() == 0 {
-                        owner
-                            .extras
-                            .reserve_exact(self.config.max_extra_slots.max(1));
-                    }
-                    owner.extras.push(ExtraSlot {
-                        loc,
-                        revision: rev,
-                        last_used: s,
-                    });
+                    owner.extras.push(
+                        ExtraSlot {
+                            loc,
+                            revision: rev,
+                            last_used: s,
+                        },
+                        self.config.max_extra_slots.max(1),
+                    );
                     self.retained_slots += 1;
                     // Listed while it has extras (they only go at the end of a submission).
                     if owner.extras.len() == 1 {
@@ -1134,7 +1182,9 @@ impl UniformEngine {
                 else {
                     break;
                 };
-                let e = owner.extras.swap_remove(at);
+                let Some(e) = owner.extras.swap_remove(at) else {
+                    break;
+                };
                 pool.free(e.loc, (e.last_used == s).then_some(s));
             }
             self.retained_slots -= before - owner.extras.len();
@@ -1246,7 +1296,7 @@ fn first_set(
         owner.home = Some(pool.alloc(bytes.len())?);
         owner.home_revision = 0;
     }
-    owner.bytes = bytes.to_vec();
+    owner.bytes = bytes.into();
     // Never bound before (it had no bytes, hence no home slot).
     let sub = SubmissionState {
         open: None,
@@ -1320,7 +1370,7 @@ fn commit_if_changed(
     stamps: &mut Stamps,
     writes_at_finish: &mut Vec<OwnerKey>,
 ) -> bool {
-    if owner.bytes == bytes {
+    if *owner.bytes == *bytes {
         return false;
     }
     commit(owner, key, bytes, sub(), pool, stamps, writes_at_finish);
@@ -1392,6 +1442,6 @@ mod tests {
     #[test]
     fn owner_record_size() {
         let size = std::mem::size_of::<super::Owner>();
-        assert!(size <= 160, "Owner is {size} bytes");
+        assert!(size <= 144, "Owner is {size} bytes");
     }
 }

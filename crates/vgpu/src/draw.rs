@@ -3,6 +3,8 @@
 
 use std::sync::Arc;
 
+use vgpu_core::Label;
+
 use crate::bind::Bind;
 use crate::buffer::Buffer;
 use crate::descriptors::{DepthState, GpuId};
@@ -106,7 +108,7 @@ impl Default for DrawDesc {
 pub(crate) struct OpHandle {
     pub(crate) gpu: Gpu,
     pub(crate) key: OpKey,
-    pub(crate) label: Arc<str>,
+    pub(crate) label: Label,
     pub(crate) program: Arc<Program>,
 }
 
@@ -119,7 +121,7 @@ impl OpHandle {
         kind: OperationKind,
         counts: (u32, u32),
     ) -> OpHandle {
-        let label: Arc<str> = Arc::from(label);
+        let label = Label::new(label);
         let key = gpu.with_state(|st| st.insert_op(label.clone(), program.clone(), kind, counts));
         OpHandle {
             gpu: gpu.clone(),

@@ -238,7 +238,7 @@ impl State {
             log.push(RecordedBinding {
                 draw_seq: draw,
                 pass: pass.pass,
-                draw: op.label.clone(),
+                draw: Arc::from(op.label.as_str()),
                 path,
                 group: gi as u32,
                 binding,

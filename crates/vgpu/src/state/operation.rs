@@ -4,6 +4,7 @@
 use std::sync::Arc;
 
 use vgpu_bind::ResourceKey;
+use vgpu_core::Label;
 use vgpu_uniforms::{OwnerKey, UniformEngine};
 
 use super::State;
@@ -239,7 +240,7 @@ pub(crate) struct Operation {
     /// revision no longer hold.
     pub(crate) bindings_rev: u64,
     pub(crate) kind: OperationKind,
-    pub(crate) label: Arc<str>,
+    pub(crate) label: Label,
     pub(crate) program: Arc<Program>,
     pub(crate) contents: Box<[BindingContent]>,
 }
@@ -367,7 +368,7 @@ impl State {
     /// Inserts an operation for `program`.
     pub(crate) fn insert_op(
         &mut self,
-        label: Arc<str>,
+        label: Label,
         program: Arc<Program>,
         kind: OperationKind,
         (vertex_count, instance_count): (u32, u32),
