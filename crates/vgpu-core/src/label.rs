@@ -104,7 +104,14 @@ mod tests {
     #[test]
     fn short_labels_are_inline_and_long_ones_shared_with_the_same_text() {
         assert_eq!(std::mem::size_of::<Label>(), 24);
-        for text in ["", "object 123", "object 12345.object", "exactly twenty-two b.", "a label longer than twenty-two bytes", "ünïcödé 🦀 label"] {
+        for text in [
+            "",
+            "object 123",
+            "object 12345.object",
+            "exactly twenty-two b.",
+            "a label longer than twenty-two bytes",
+            "ünïcödé 🦀 label",
+        ] {
             let label = Label::new(text);
             assert_eq!(label.as_str(), text);
             assert_eq!(label.clone(), label);

@@ -2,7 +2,6 @@
 //! resolved and checked for one Rust type; [`SetBatch`]: many sets under one lock.
 
 use std::marker::PhantomData;
-use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use slotmap::{Key as _, KeyData};
@@ -13,7 +12,7 @@ use crate::compute::Compute;
 use crate::draw::{Draw, OpHandle};
 use crate::error::Result;
 use crate::gpu::Gpu;
-use crate::state::{BindingInput, HeldState, OpKey, SharedState, State};
+use crate::state::{BindingInput, HeldState, SharedState, State};
 use crate::typed::Uniform;
 
 /// One binding of a draw or compute, resolved by WGSL name once: its `set` skips the name
@@ -36,15 +35,14 @@ use crate::typed::Uniform;
 /// ```
 #[derive(Clone)]
 pub struct Binding {
-    key: OpKey,
+    op: OpHandle,
     index: usize,
-    op: Arc<OpHandle>,
 }
 
 impl std::fmt::Debug for Binding {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Binding")
-            .field("label", &&*self.op.label)
+            .field("label", &self.op.label())
             .field("name", &self.name())
             .finish()
     }
@@ -53,14 +51,13 @@ impl std::fmt::Debug for Binding {
 impl Binding {
     /// Resolves `name` among the bindings of `op` (`VGPU-SET-BINDING-UNKNOWN` otherwise, with a
     /// suggestion for a misspelling).
-    fn resolve(op: &Arc<OpHandle>, name: &str) -> Result<Binding> {
+    fn resolve(op: &OpHandle, name: &str) -> Result<Binding> {
         match op.program.binding_index(name) {
             Some(index) => Ok(Binding {
-                key: op.key,
-                index,
                 op: op.clone(),
+                index,
             }),
-            None => Err(op.program.unknown_binding(&op.label, name).into()),
+            None => Err(op.program.unknown_binding(&op.label(), name).into()),
         }
     }
 
@@ -71,13 +68,13 @@ impl Binding {
 
     /// Sets the binding; the same as [`Draw::set`] with its name, without the lookup.
     pub fn set<'a>(&self, value: impl Into<Bind<'a>>) -> Result<()> {
-        self.set_via(Locking(&self.op.gpu), value.into())
+        self.set_via(Locking(&self.op.shared), value.into())
     }
 
     /// `set` through `state`: a typed value in one visit of the state (in place when its type was
     /// checked on this binding already, else the full path); other values lowered first.
     fn set_via(&self, state: impl StateAccess, value: Bind<'_>) -> Result<()> {
-        let (key, index) = (self.key, self.index);
+        let (key, index) = (self.op.key, self.index);
         if let Bind::Typed(typed) = value {
             return state.with(|st| match st.set_typed_in_place(key, index, typed) {
                 Some(done) => done,
@@ -87,7 +84,7 @@ impl Binding {
         match value.into_value() {
             Ok(input) => state.with(|st| st.set_binding_at(key, index, input.as_input().into())),
             Err(other) => {
-                let input = other.lower(self.op.gpu.id(), &self.op.label, self.name())?;
+                let input = other.lower(self.op.gpu_id(), &self.op.label(), self.name())?;
                 state.with(|st| st.set_binding_at(key, index, input))
             }
         }
@@ -96,7 +93,7 @@ impl Binding {
     /// `VGPU-FOREIGN-GPU` unless this binding's draw belongs to `gpu`'s batch.
     #[inline]
     fn check_batch_gpu(&self, gpu: &Gpu) -> Result<()> {
-        if self.op.gpu.id() == gpu.id() {
+        if self.op.gpu_id() == gpu.id() {
             Ok(())
         } else {
             Err(self.foreign_to_batch())
@@ -108,7 +105,7 @@ impl Binding {
     fn foreign_to_batch(&self) -> crate::error::Error {
         crate::error::foreign_gpu(
             "binding",
-            &self.op.label,
+            &self.op.label(),
             "given to the SetBatch of another Gpu",
         )
     }
@@ -121,12 +118,12 @@ trait StateAccess {
 }
 
 /// Locks the `Gpu`'s state for one call.
-struct Locking<'g>(&'g Gpu);
+struct Locking<'g>(&'g SharedState);
 
 impl StateAccess for Locking<'_> {
     #[inline]
     fn with<R>(&self, f: impl FnOnce(&mut State) -> R) -> R {
-        self.0.with_state(f)
+        self.0.with(f)
     }
 }
 
@@ -217,7 +214,7 @@ impl<T: Uniform> Clone for TypedBinding<T> {
 impl<T: Uniform> std::fmt::Debug for TypedBinding<T> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("TypedBinding")
-            .field("label", &&*self.binding.op.label)
+            .field("label", &self.binding.op.label())
             .field("name", &self.binding.name())
             .field("type", &std::any::type_name::<T>())
             .finish()
@@ -225,10 +222,10 @@ impl<T: Uniform> std::fmt::Debug for TypedBinding<T> {
 }
 
 impl<T: Uniform> TypedBinding<T> {
-    fn resolve(op: &Arc<OpHandle>, name: &str) -> Result<TypedBinding<T>> {
+    fn resolve(op: &OpHandle, name: &str) -> Result<TypedBinding<T>> {
         let binding = Binding::resolve(op, name)?;
         op.program.check_typed(
-            &op.label,
+            &op.label(),
             binding.index,
             T::SHAPE,
             std::any::type_name::<T>(),
@@ -254,7 +251,7 @@ impl<T: Uniform> TypedBinding<T> {
     /// Sets the binding to `value`: the same as [`Draw::set`] with its name, which it checks
     /// (and captures, uploads and counts) alike.
     pub fn set(&self, value: &T) -> Result<()> {
-        self.set_via(Locking(&self.binding.op.gpu), value)
+        self.set_via(Locking(&self.binding.op.shared), value)
     }
 
     /// `set` in one visit of the state: over the kept owner's bytes, or else the full path.
@@ -278,7 +275,7 @@ impl<T: Uniform> TypedBinding<T> {
     #[cold]
     #[inline(never)]
     fn set_first(&self, st: &mut State, value: &T) -> Result<()> {
-        let (key, index) = (self.binding.key, self.binding.index);
+        let (key, index) = (self.binding.op.key, self.binding.index);
         let typed = crate::typed::TypedRef::new(value);
         st.set_binding_at(key, index, BindingInput::Typed(typed))?;
         let owner = st.value_owner(key, index).unwrap_or_default();

@@ -92,11 +92,7 @@ impl BundleRecorder<'_> {
 
     fn draw_range(&mut self, draw: &Draw, range: Option<&DrawRange>) -> Result<()> {
         if draw.gpu_id != self.gpu.id() {
-            return Err(foreign_gpu(
-                "draw",
-                &draw.inner.label,
-                "recording the bundle",
-            ));
+            return Err(foreign_gpu("draw", &draw.label(), "recording the bundle"));
         }
         let key = draw.inner.key;
         let (cmds, bound, sig) = (&mut self.cmds, &mut self.bound, self.sig);

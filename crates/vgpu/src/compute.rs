@@ -1,7 +1,7 @@
 //! [`Compute`]: a compute entry point with bindings set by WGSL name, dispatched in compute
 //! passes (`f.compute_pass(|c| c.dispatch(&k, x, y, z))`).
 
-use std::sync::Arc;
+use vgpu_core::Label;
 
 use crate::bind::Bind;
 use crate::draw::OpHandle;
@@ -29,10 +29,11 @@ impl Default for ComputeDesc {
     }
 }
 
-/// A compute operation. Cheap to clone (an `Arc`).
+/// A compute operation. Cheap to clone (its record counts its handles; a clone locks the state
+/// once); dropping the last clone frees its values.
 #[derive(Clone)]
 pub struct Compute {
-    pub(crate) inner: Arc<OpHandle>,
+    pub(crate) inner: OpHandle,
 }
 
 impl std::fmt::Debug for Compute {
@@ -56,21 +57,21 @@ impl Gpu {
         let program =
             self.with_state(|st| st.program(&shader.inner, Stages::Compute { cs: entry }))?;
         Ok(Compute {
-            inner: Arc::new(OpHandle::insert(
+            inner: OpHandle::insert(
                 self,
                 &desc.label,
                 program,
                 OperationKind::Compute(None),
                 (0, 0),
-            )),
+            ),
         })
     }
 }
 
 impl Compute {
-    /// The label.
-    pub fn label(&self) -> &str {
-        &self.inner.label
+    /// The label (read from the compute's record: a clone, inline when short).
+    pub fn label(&self) -> Label {
+        self.inner.label()
     }
     /// The workgroup size declared by the entry point.
     pub fn workgroup_size(&self) -> [u32; 3] {

@@ -12,8 +12,8 @@ use crate::error::{BindingError, Result};
 use crate::gpu::Gpu;
 use crate::shader::Shader;
 use crate::state::{
-    BindingInput, IndexBinding, OpKey, OperationKind, Program, RenderInfo, RenderStateKey, Stages,
-    VertexBinding,
+    BindingInput, IndexBinding, OpKey, OperationKind, Program, RenderInfo, RenderStateKey,
+    SharedState, Stages, State, VertexBinding,
 };
 
 /// A vertex buffer bound at one slot, with its layout (checked against the shader's inputs).
@@ -103,12 +103,12 @@ impl Default for DrawDesc {
     }
 }
 
-/// The part of a draw or compute handle shared by its clones: dropping the last one removes the
-/// operation from the state.
+/// A handle of an operation (a draw or compute, a clone of one, or a binding of one): the
+/// operation record counts its handles (`Operation::handles`), and dropping the last removes it.
+/// No allocation of its own: 24 bytes, the state's `Arc`, the key and the program.
 pub(crate) struct OpHandle {
-    pub(crate) gpu: Gpu,
+    pub(crate) shared: Arc<SharedState>,
     pub(crate) key: OpKey,
-    pub(crate) label: Label,
     pub(crate) program: Arc<Program>,
 }
 
@@ -122,13 +122,30 @@ impl OpHandle {
         counts: (u32, u32),
     ) -> OpHandle {
         let label = Label::new(label);
-        let key = gpu.with_state(|st| st.insert_op(label.clone(), program.clone(), kind, counts));
+        let key = gpu.with_state(|st| st.insert_op(label, program.clone(), kind, counts));
         OpHandle {
-            gpu: gpu.clone(),
+            shared: gpu.shared.clone(),
             key,
-            label,
             program,
         }
+    }
+
+    /// The `Gpu` the operation belongs to.
+    #[inline]
+    pub(crate) fn gpu_id(&self) -> GpuId {
+        self.shared.id
+    }
+
+    /// Runs `f` on the locked state of the operation's `Gpu`.
+    #[inline]
+    pub(crate) fn with_state<R>(&self, f: impl FnOnce(&mut State) -> R) -> R {
+        self.shared.with(f)
+    }
+
+    /// The operation's label (read from its record: errors and `Debug` only).
+    pub(crate) fn label(&self) -> Label {
+        let key = self.key;
+        self.with_state(|st| st.op_label(key))
     }
 
     /// `set` of draws and computes.
@@ -136,12 +153,10 @@ impl OpHandle {
         let key = self.key;
         // Values (the common case) need no lowering: they hold no handle.
         match value.into_value() {
-            Ok(value) => self
-                .gpu
-                .with_state(|st| st.set_value(key, name, value.as_input())),
+            Ok(value) => self.with_state(|st| st.set_value(key, name, value.as_input())),
             Err(other) => {
-                let input = other.lower(self.gpu.id(), &self.label, name)?;
-                self.gpu.with_state(|st| st.set_binding(key, name, input))
+                let input = other.lower(self.gpu_id(), &self.label(), name)?;
+                self.with_state(|st| st.set_binding(key, name, input))
             }
         }
     }
@@ -152,23 +167,37 @@ impl OpHandle {
         values: impl IntoIterator<Item = (&'a str, Bind<'a>)>,
     ) -> Result<()> {
         let values: Vec<(&str, Bind<'_>)> = values.into_iter().collect();
+        let label = self.label();
         let inputs = values
             .iter()
-            .map(|(name, value)| Ok((*name, value.lower(self.gpu.id(), &self.label, name)?)))
+            .map(|(name, value)| Ok((*name, value.lower(self.gpu_id(), &label, name)?)))
             .collect::<Result<Vec<(&str, BindingInput<'_>)>>>()?;
-        self.gpu
-            .with_state(|st| st.set_bindings_atomic(self.key, &inputs))
+        self.with_state(|st| st.set_bindings_atomic(self.key, &inputs))
+    }
+}
+
+impl Clone for OpHandle {
+    fn clone(&self) -> Self {
+        let key = self.key;
+        self.with_state(|st| st.retain_op(key));
+        OpHandle {
+            shared: self.shared.clone(),
+            key,
+            program: self.program.clone(),
+        }
     }
 }
 
 impl Drop for OpHandle {
     fn drop(&mut self) {
-        self.gpu.with_state(|st| st.remove_op(self.key));
+        let key = self.key;
+        self.shared.with(|st| st.release_op(key));
     }
 }
 
 /// A render operation: shader, pipeline state, vertex/instance counts, and bindings set by WGSL
-/// name. Cheap to clone (an `Arc`); dropping the last clone frees its values and slots.
+/// name. Cheap to clone (the draw's record counts its handles; a clone locks the state once);
+/// dropping the last clone frees its values and slots.
 ///
 /// ```
 /// let gpu = vgpu::Gpu::noop();
@@ -188,11 +217,9 @@ impl Drop for OpHandle {
 /// ```
 #[derive(Clone)]
 pub struct Draw {
-    /// Copy of `inner.key`, so recording reads it without following the `Arc`.
-    pub(crate) key: OpKey,
-    /// Copy of `inner.gpu.id()`: a pass checks it before using `key`.
+    /// Copy of `inner.gpu_id()`, so a pass checks it without following the state's `Arc`.
     pub(crate) gpu_id: GpuId,
-    pub(crate) inner: Arc<OpHandle>,
+    pub(crate) inner: OpHandle,
 }
 
 impl std::fmt::Debug for Draw {
@@ -323,9 +350,8 @@ impl Gpu {
             counts,
         );
         Ok(Draw {
-            key: handle.key,
             gpu_id: self.id(),
-            inner: Arc::new(handle),
+            inner: handle,
         })
     }
 }
@@ -467,9 +493,9 @@ fn check_vertex_inputs(desc: &DrawDesc, program: &Program) -> Result<()> {
 }
 
 impl Draw {
-    /// The label.
-    pub fn label(&self) -> &str {
-        &self.inner.label
+    /// The label (read from the draw's record: a clone, inline when short).
+    pub fn label(&self) -> Label {
+        self.inner.label()
     }
 
     /// The WGSL names of the bindings this draw's entry points use.
@@ -510,15 +536,14 @@ impl Draw {
     /// recording this draw draws: [`DrawDesc`]'s (the vertex buffers' count when it gave none),
     /// or the last [`set_counts`](Self::set_counts).
     pub fn counts(&self) -> (u32, u32) {
-        let key = self.key;
-        self.inner.gpu.with_state(|st| st.counts(key))
+        let key = self.inner.key;
+        self.inner.with_state(|st| st.counts(key))
     }
 
     /// Changes the vertex and instance counts.
     pub fn set_counts(&self, vertex_count: u32, instance_count: u32) {
-        let key = self.key;
+        let key = self.inner.key;
         self.inner
-            .gpu
             .with_state(|st| st.set_counts(key, vertex_count, instance_count));
     }
 }

@@ -724,7 +724,7 @@ impl<'p> Pass<'p> {
         }
         let mut state = self.held.borrow_mut();
         if state.record_fast(
-            draw.key,
+            draw.inner.key,
             &mut *self.rpass,
             &mut self.bound,
             self.signature_id,
@@ -732,7 +732,7 @@ impl<'p> Pass<'p> {
             return Ok(());
         }
         state.record_draw(
-            draw.key,
+            draw.inner.key,
             &mut *self.rpass,
             &mut self.bound,
             self.sig,
@@ -753,13 +753,13 @@ impl<'p> Pass<'p> {
     #[inline(never)]
     fn draw_checked(&mut self, draw: &Draw, range: Option<&DrawRange>) -> Result<()> {
         if draw.gpu_id != self.gpu_id {
-            return Err(foreign_gpu("draw", &draw.inner.label, "recording the pass"));
+            return Err(foreign_gpu("draw", &draw.label(), "recording the pass"));
         }
         if self.inspect.is_some() {
             return self.draw_inspected(draw, range);
         }
         self.held.borrow_mut().record_draw(
-            draw.key,
+            draw.inner.key,
             &mut *self.rpass,
             &mut self.bound,
             self.sig,
@@ -780,12 +780,12 @@ impl<'p> Pass<'p> {
         let mut state = self.held.borrow_mut();
         let mut rec = InspectRecorder::new(&mut *self.rpass, inspect);
         let path = if range.is_none()
-            && state.record_fast(draw.key, &mut rec, &mut self.bound, self.signature_id)
+            && state.record_fast(draw.inner.key, &mut rec, &mut self.bound, self.signature_id)
         {
             RecordPath::Fast
         } else {
             state.record_draw(
-                draw.key,
+                draw.inner.key,
                 &mut rec,
                 &mut self.bound,
                 self.sig,
@@ -795,7 +795,7 @@ impl<'p> Pass<'p> {
             RecordPath::Full
         };
         if rec.drawn {
-            state.inspect_draw(draw.key, inspect, path);
+            state.inspect_draw(draw.inner.key, inspect, path);
         }
         Ok(())
     }
@@ -865,7 +865,7 @@ impl ComputePass<'_> {
         let max = self.gpu.ctx.limits().max_compute_workgroups_per_dimension;
         if x > max || y > max || z > max {
             return Err(FrameError::DispatchLimit {
-                label: compute.label().to_owned(),
+                label: compute.label().to_string(),
                 expected: max,
                 actual: [x, y, z],
             }
@@ -909,10 +909,10 @@ impl ComputePass<'_> {
     }
 
     fn prepare(&mut self, compute: &Compute) -> Result<()> {
-        if compute.inner.gpu.id() != self.gpu.id() {
+        if compute.inner.gpu_id() != self.gpu.id() {
             return Err(foreign_gpu(
                 "compute",
-                &compute.inner.label,
+                &compute.label(),
                 "recording the compute pass",
             ));
         }

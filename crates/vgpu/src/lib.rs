@@ -90,7 +90,7 @@ pub use vgpu_core::{
     BackendChoice, DeviceError, ErrorCode, GpuContext, SharedDisplay, StatsSnapshot,
     UncapturedError,
 };
-pub use vgpu_core::{PackContext, SetError, ShaderError, TypeLayout, Value, value};
+pub use vgpu_core::{Label, PackContext, SetError, ShaderError, TypeLayout, Value, value};
 /// `#[derive(vgpu::Uniform)]`: a struct with named fields laid out as the WGSL struct of the same
 /// members; see [`typed`].
 pub use vgpu_derive::Uniform;

@@ -505,3 +505,61 @@ fn a_typed_binding_is_checked_when_made_and_sets_in_place_without_allocating() {
     let e = gpu.batch().set_typed(&foreign, &o).unwrap_err();
     assert_eq!(e.code(), "VGPU-FOREIGN-GPU", "{e}");
 }
+
+#[test]
+fn a_draw_lives_while_any_of_its_handles_does() {
+    let gpu = Gpu::noop();
+    let target = gpu.target(4, 4).unwrap();
+    let owners = || gpu.uniform_gauges().owners;
+    let base = owners();
+    let d = draw(&gpu);
+    d.set("object", &object()).unwrap();
+    // The draw's values ("frame", "padded" and "object") are owners of the engine.
+    let per_draw = owners() - base;
+    assert_eq!(per_draw, 3);
+    assert_eq!(d.label(), *"typed draw");
+    let clone = d.clone();
+    let binding = d.binding("object").unwrap();
+    let typed = d.typed_binding::<Object>("object").unwrap();
+    let typed_clone = typed.clone();
+    drop(d);
+    assert_eq!(
+        owners(),
+        base + per_draw,
+        "the clone and the bindings keep the draw"
+    );
+    drop(clone);
+    // Only bindings are left: they still set and the draw still records through a new handle…
+    typed.set(&object()).unwrap();
+    binding.set(&object()).unwrap();
+    assert_eq!(
+        format!("{binding:?}").contains("typed draw"),
+        true,
+        "{binding:?}"
+    );
+    drop(typed);
+    drop(binding);
+    assert_eq!(owners(), base + per_draw, "one typed binding left");
+    typed_clone.set(&object()).unwrap();
+    drop(typed_clone);
+    // …and the last handle gone, its values are freed.
+    assert_eq!(owners(), base);
+
+    // A draw dropped inside a pass (the state held by the pass) is removed once the pass's
+    // borrow ends, and the frame still records the others.
+    let keep = draw(&gpu);
+    keep.set("object", &object()).unwrap();
+    let gone = draw(&gpu);
+    gone.set("object", &object()).unwrap();
+    assert_eq!(owners(), base + 2 * per_draw);
+    gpu.frame(|f| {
+        f.pass(&target, |p| {
+            p.draw(&keep)?;
+            p.draw(&gone)?;
+            drop(gone);
+            p.draw(&keep)
+        })
+    })
+    .unwrap();
+    assert_eq!(owners(), base + per_draw);
+}

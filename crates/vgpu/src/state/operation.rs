@@ -243,6 +243,9 @@ pub(crate) struct Operation {
     pub(crate) label: Label,
     pub(crate) program: Arc<Program>,
     pub(crate) contents: Box<[BindingContent]>,
+    /// Handles (`OpHandle`s: draws, computes, their bindings and clones) alive: the last one
+    /// dropped removes the operation.
+    pub(crate) handles: u32,
 }
 
 impl Operation {
@@ -389,11 +392,38 @@ impl State {
             bindings_rev: 1,
             groups: Groups::new(program.groups.len()),
             kind,
+            handles: 1,
         });
         if let Some(op) = self.ops.get_mut(key) {
             op.rebuild_group_values();
         }
         key
+    }
+
+    /// One more handle of operation `key`.
+    pub(crate) fn retain_op(&mut self, key: OpKey) {
+        if let Some(op) = self.ops.get_mut(key) {
+            op.handles = op.handles.saturating_add(1);
+        }
+    }
+
+    /// One handle of operation `key` fewer: the last one removes it.
+    pub(crate) fn release_op(&mut self, key: OpKey) {
+        let Some(op) = self.ops.get_mut(key) else {
+            return;
+        };
+        op.handles = op.handles.saturating_sub(1);
+        if op.handles == 0 {
+            self.remove_op(key);
+        }
+    }
+
+    /// The label of operation `key` (empty once it is gone).
+    pub(crate) fn op_label(&self, key: OpKey) -> Label {
+        self.ops
+            .get(key)
+            .map(|op| op.label.clone())
+            .unwrap_or_default()
     }
 
     /// Removes an operation and releases what its bindings held.
