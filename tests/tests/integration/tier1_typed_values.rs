@@ -532,11 +532,7 @@ fn a_draw_lives_while_any_of_its_handles_does() {
     // Only bindings are left: they still set and the draw still records through a new handle…
     typed.set(&object()).unwrap();
     binding.set(&object()).unwrap();
-    assert_eq!(
-        format!("{binding:?}").contains("typed draw"),
-        true,
-        "{binding:?}"
-    );
+    assert!(format!("{binding:?}").contains("typed draw"), "{binding:?}");
     drop(typed);
     drop(binding);
     assert_eq!(owners(), base + per_draw, "one typed binding left");
