@@ -17,7 +17,6 @@ use std::cell::RefCell;
 use parking_lot::{ReentrantMutex, ReentrantMutexGuard};
 
 use super::State;
-use super::operation::Released;
 use crate::descriptors::GpuId;
 
 /// A `Gpu`'s state, shared by the `Gpu`, its clones and the records that must reach it.
@@ -69,9 +68,10 @@ impl SharedState {
     }
 }
 
-/// Drops what the state released, out of the borrow (their `Drop` may lock the state).
+/// Drops what the state released (`State::deferred`), out of the borrow (their `Drop` may lock
+/// the state). Generic over the records, so that the lock names no record type.
 #[cold]
 #[inline(never)]
-fn drop_released(released: Vec<Released>) {
+fn drop_released<T>(released: Vec<T>) {
     drop(released);
 }
