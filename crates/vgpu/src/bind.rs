@@ -1,5 +1,6 @@
 //! [`Bind`]: everything a binding can be set to.
 
+use vgpu_core::Label;
 use vgpu_core::value::Value;
 
 use crate::buffer::Buffer;
@@ -54,8 +55,14 @@ pub enum Bind<'a> {
 
 impl<'a> Bind<'a> {
     /// Lowers to what the state layer takes, after checking that every handle belongs to `gpu`
-    /// (`VGPU-FOREIGN-GPU` otherwise, naming the operation `op` and its `binding`).
-    pub(crate) fn lower(&self, gpu: GpuId, op: &str, binding: &str) -> Result<BindingInput<'_>> {
+    /// (`VGPU-FOREIGN-GPU` otherwise, naming the operation, whose label `op` gives only then,
+    /// and its `binding`).
+    pub(crate) fn lower(
+        &self,
+        gpu: GpuId,
+        op: &dyn Fn() -> Label,
+        binding: &str,
+    ) -> Result<BindingInput<'_>> {
         let check = |owner: GpuId, kind: &'static str, label: &str| -> Result<()> {
             if owner == gpu {
                 return Ok(());
@@ -63,7 +70,7 @@ impl<'a> Bind<'a> {
             Err(foreign_gpu(
                 kind,
                 label,
-                format!("of {op:?}, whose binding `{binding}` it was given to"),
+                format!("of {:?}, whose binding `{binding}` it was given to", op()),
             ))
         };
         Ok(match self {

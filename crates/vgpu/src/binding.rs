@@ -84,7 +84,7 @@ impl Binding {
         match value.into_value() {
             Ok(input) => state.with(|st| st.set_binding_at(key, index, input.as_input().into())),
             Err(other) => {
-                let input = other.lower(self.op.gpu_id(), &self.op.label(), self.name())?;
+                let input = other.lower(self.op.gpu_id(), &|| self.op.label(), self.name())?;
                 state.with(|st| st.set_binding_at(key, index, input))
             }
         }

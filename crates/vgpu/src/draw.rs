@@ -155,7 +155,7 @@ impl OpHandle {
         match value.into_value() {
             Ok(value) => self.with_state(|st| st.set_value(key, name, value.as_input())),
             Err(other) => {
-                let input = other.lower(self.gpu_id(), &self.label(), name)?;
+                let input = other.lower(self.gpu_id(), &|| self.label(), name)?;
                 self.with_state(|st| st.set_binding(key, name, input))
             }
         }
@@ -167,10 +167,9 @@ impl OpHandle {
         values: impl IntoIterator<Item = (&'a str, Bind<'a>)>,
     ) -> Result<()> {
         let values: Vec<(&str, Bind<'_>)> = values.into_iter().collect();
-        let label = self.label();
         let inputs = values
             .iter()
-            .map(|(name, value)| Ok((*name, value.lower(self.gpu_id(), &label, name)?)))
+            .map(|(name, value)| Ok((*name, value.lower(self.gpu_id(), &|| self.label(), name)?)))
             .collect::<Result<Vec<(&str, BindingInput<'_>)>>>()?;
         self.with_state(|st| st.set_bindings_atomic(self.key, &inputs))
     }

@@ -78,6 +78,16 @@ fn uniforms_textures_samplers_and_targets_of_another_gpu_are_refused_at_set() {
         assert_foreign(draw.set("globals", &green), "uniforms block", "green");
         let their_tex = white_texture(&other, "their texture");
         assert_foreign(draw.set("tex", &their_tex), "texture", "their texture");
+        // The message names the draw and the binding it was given to.
+        let msg = draw.set("tex", &their_tex).unwrap_err().to_string();
+        assert!(msg.contains("of \"mine\", whose binding `tex`"), "{msg}");
+        let msg = draw
+            .binding("tex")
+            .unwrap()
+            .set(&their_tex)
+            .unwrap_err()
+            .to_string();
+        assert!(msg.contains("of \"mine\", whose binding `tex`"), "{msg}");
         let their_target = other.target(2, 2).unwrap();
         assert_foreign(draw.set("tex", &their_target), "target", "target");
         let their_samp = other.sampler(&SamplerDesc::nearest()).unwrap();

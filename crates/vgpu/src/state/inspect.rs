@@ -12,6 +12,7 @@ use std::sync::Arc;
 use ahash::AHashMap;
 use smallvec::SmallVec;
 use vgpu_bind::{BindEntry, BindingStore, LayoutKey};
+use vgpu_core::Label;
 use vgpu_uniforms::{EngineConfig, PageKey, UniformEngine};
 
 use super::State;
@@ -37,8 +38,8 @@ pub struct RecordedBinding {
     pub draw_seq: u64,
     /// The pass's number among the passes begun since the inspector was switched on (from 1).
     pub pass: u64,
-    /// The draw's label.
-    pub draw: Arc<str>,
+    /// The draw's label (a clone of its record's: no allocation for a short one).
+    pub draw: Label,
     /// How the draw was recorded.
     pub path: RecordPath,
     /// `@group` of the binding.
@@ -238,7 +239,7 @@ impl State {
             log.push(RecordedBinding {
                 draw_seq: draw,
                 pass: pass.pass,
-                draw: Arc::from(op.label.as_str()),
+                draw: op.label.clone(),
                 path,
                 group: gi as u32,
                 binding,
