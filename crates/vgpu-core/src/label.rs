@@ -108,7 +108,8 @@ mod tests {
             "",
             "object 123",
             "object 12345.object",
-            "exactly twenty-two b.",
+            "twenty-two bytes: 22 b",
+            "twenty-three bytes: 23b",
             "a label longer than twenty-two bytes",
             "ünïcödé 🦀 label",
         ] {

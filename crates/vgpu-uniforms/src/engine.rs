@@ -979,15 +979,7 @@ impl UniformEngine {
         }
         let pool = &mut self.pool;
         let bound_in_this_submission = owner.bound_in == s;
-        let home = match owner.home {
-            Some(home) => home,
-            None => {
-                let home = pool.alloc(owner.bytes.len())?;
-                owner.home = Some(home);
-                owner.home_revision = 0;
-                home
-            }
-        };
+        let home = home_slot(owner, owner.bytes.len(), pool)?;
         // First revision of this submission: home. A pinned owner's home is live (written
         // through on every set, read by bundles), so its operations always get snapshot slots.
         if owner.pins == 0 && !bound_in_this_submission {
@@ -1297,17 +1289,28 @@ fn first_set(
         // The home slot is taken now, not at the first resolve: a frame's recording creates
         // no page for values set before it (pages and their shadows are allocated outside the
         // frame). It is written at the first resolve (`record_change` queues nothing for it).
-        owner.home = Some(pool.alloc(bytes.len())?);
-        owner.home_revision = 0;
+        home_slot(owner, bytes.len(), pool)?;
     }
     owner.bytes = bytes.into();
-    // Never bound before (it had no bytes, hence no home slot).
+    // Never bound before (it had no bytes).
     let sub = SubmissionState {
         open: None,
         memos_in_use: false,
     };
     record_change(owner, key, sub, stamps, writes_at_finish);
     Ok(())
+}
+
+/// A uniform owner's home slot for values of `len` bytes: the one its first set took, or (an
+/// owner that has none) a new one, not written yet (`home_revision` 0).
+fn home_slot(owner: &mut Owner, len: usize, pool: &mut Pool) -> Result<SlotLoc, UniformsError> {
+    if let Some(home) = owner.home {
+        return Ok(home);
+    }
+    let home = pool.alloc(len)?;
+    owner.home = Some(home);
+    owner.home_revision = 0;
+    Ok(home)
 }
 
 /// The open submission (if any), as a set, a pin or a removal sees it.

@@ -6,8 +6,8 @@
 //! matrix in a 256-byte slot keeps 64 bytes on the CPU). The shadow is the snapshot store: a
 //! slot's bytes are copied there when an operation binds them, and the slot's bit in the page's
 //! dirty bitset stays set until the bytes reach the GPU (spread back to the slot size in the
-//! queue's staging memory). Invariant: a slot whose dirty bit is clear holds on the GPU exactly what the
-//! shadow holds (writes only happen through [`Pool::write`], bits are cleared only by
+//! queue's staging memory). Invariant: a slot whose dirty bit is clear holds on the GPU exactly
+//! what the shadow holds (writes only happen through [`Pool::write`], bits are cleared only by
 //! [`Pool::upload`] after the upload, or by [`Pool::free`], after which the slot's content is
 //! treated as unknown).
 
@@ -55,7 +55,7 @@ struct Page {
     last_bound: u64,
 }
 
-/// The pages of one slot size.
+/// The pages of one size class: a slot size and a shadow stride.
 struct SizeClass {
     slot_size: u32,
     stride: u32,
