@@ -69,6 +69,8 @@ pub(crate) trait ErasedUniform {
     fn shape(&self) -> &'static RustShape;
     fn rust_type(&self) -> &'static str;
     fn type_key(&self) -> TypeId;
+    /// `TypeId::of` of the type, as a function (8 bytes where the id takes 16).
+    fn type_id_fn(&self) -> fn() -> TypeId;
     fn size(&self) -> usize;
     fn write(&self, dst: &mut [u8]);
 }
@@ -83,12 +85,44 @@ impl<T: Uniform> ErasedUniform for T {
     fn type_key(&self) -> TypeId {
         TypeId::of::<T>()
     }
+    fn type_id_fn(&self) -> fn() -> TypeId {
+        TypeId::of::<T>
+    }
     fn size(&self) -> usize {
         T::SIZE
     }
     #[inline]
     fn write(&self, dst: &mut [u8]) {
         self.write_wgsl(dst);
+    }
+}
+
+/// The Rust type last checked against a binding's WGSL type, or none, in 8 bytes (a binding's
+/// content stays 24): the `TypeId::of` function of the type, compared by address and, when the
+/// addresses differ (one type's function may exist at several addresses), by the id it returns.
+/// Two types' functions never share an address: they return different constants.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct CheckedType(Option<fn() -> TypeId>);
+
+impl CheckedType {
+    /// No type checked yet.
+    pub(crate) fn none() -> Self {
+        CheckedType(None)
+    }
+
+    /// `value`'s Rust type, checked.
+    pub(crate) fn of(value: &TypedRef<'_>) -> Self {
+        CheckedType(Some(value.0.type_id_fn()))
+    }
+
+    /// Whether `value` is of the checked type.
+    #[inline]
+    pub(crate) fn holds(self, value: &TypedRef<'_>) -> bool {
+        let Some(checked) = self.0 else {
+            return false;
+        };
+        let f = value.0.type_id_fn();
+        std::ptr::fn_addr_eq(checked, f) || checked() == f()
     }
 }
 

@@ -64,17 +64,32 @@ pub(crate) struct PageGroup {
     pub(crate) group: wgpu::BindGroup,
 }
 
+/// What a group memo keeps besides its current page, out of line: most groups (one value
+/// that stays on its page) have neither.
+#[derive(Debug)]
+pub(crate) enum MemoExtra {
+    /// A single value alternating between two pages: the other page's group.
+    Other(PageGroup),
+    /// Several values or a value without a dynamic offset: where each resolved.
+    Values(ValuePages),
+}
+
+/// The epoch of a memo whose operation's bindings changed since it was built (the bind-group
+/// cache's invalidation epoch only grows and never reaches it).
+const FORGOTTEN: u64 = u64::MAX;
+
 /// The memoized bind group of one group of one operation (layer 1 of the module doc), which
-/// the fast record (layer 2) reads in place: valid while `group` is set and the cache's
-/// invalidation epoch, the operation's binding revision and the pages its values resolve to
-/// are the ones it was built under.
+/// the fast record (layer 2) reads in place, and what the group's contents say about its
+/// dynamic offsets: valid while `group` is set and the cache's invalidation epoch is the one
+/// it was built under (a change of the operation's bindings forgets it: [`Self::forget`]) and
+/// the pages its values resolve to are unchanged.
 ///
 /// A group holding one value with one dynamic offset keeps its page in `page` and, for a value
-/// alternating between two pages, the other page's group in `other`; the fast record's offset
+/// alternating between two pages, the other page's group in `extra`; the fast record's offset
 /// for it holds while the owner's stamp at `stamp_slot` equals `stamp`. Any other group keeps
-/// every value's page and static offset in `values`.
+/// every value's page and static offset in `extra`.
 ///
-/// `repr(C)`: what a fast record reads comes first.
+/// `repr(C)`: what a fast record reads comes first; 64 bytes.
 #[derive(Debug, Default)]
 #[repr(C)]
 pub(crate) struct GroupMemo {
@@ -85,80 +100,84 @@ pub(crate) struct GroupMemo {
     pub(crate) offset: u32,
     pub(crate) id: Option<BindGroupId>,
     pub(crate) group: Option<wgpu::BindGroup>,
-    pub(crate) epoch: u64,
-    pub(crate) bindings_rev: u64,
+    /// The bind-group cache's invalidation epoch the group was built under ([`FORGOTTEN`]:
+    /// the operation's bindings changed since).
+    epoch: u64,
+    /// Boxed: only values alternating between pages and groups of several values have one.
+    extra: Option<Box<MemoExtra>>,
     /// The page the group's first value resolved to.
     pub(crate) page: Option<BufferKey>,
-    /// Boxed: only values alternating between pages have one.
-    pub(crate) other: Option<Box<PageGroup>>,
-    /// Groups with several values or a value without a dynamic offset: where each resolved.
-    pub(crate) values: Option<Box<ValuePages>>,
+    /// Number of dynamic offsets the group takes (from its contents, not its bind group).
+    pub(crate) dynamic_offsets: u8,
+    /// The fast record can bind the group: it holds one value taking its only dynamic offset
+    /// (`GroupState::single_value`), or no value and one dynamic offset (user-owned resources,
+    /// bound at offset 0).
+    pub(crate) fast: bool,
 }
 
 impl GroupMemo {
-    /// Whether the memo was built under this epoch and binding revision.
+    /// Whether the memo was built under this epoch, with the operation's current bindings.
     #[inline]
-    pub(crate) fn current(&self, epoch: u64, bindings_rev: u64) -> bool {
-        self.group.is_some() && self.epoch == epoch && self.bindings_rev == bindings_rev
+    pub(crate) fn current(&self, epoch: u64) -> bool {
+        self.group.is_some() && self.epoch == epoch
+    }
+
+    /// The operation's bindings changed: the memo no longer holds (its group stays until
+    /// replaced, so the next build does not keep it as the other page's group).
+    #[inline]
+    pub(crate) fn forget(&mut self) {
+        self.epoch = FORGOTTEN;
+    }
+
+    /// The other page's group of a single value alternating between two pages.
+    #[inline(always)]
+    pub(crate) fn other(&self) -> Option<&PageGroup> {
+        match self.extra.as_deref() {
+            Some(MemoExtra::Other(o)) => Some(o),
+            _ => None,
+        }
     }
 
     /// Whether value `j`, resolved to `page` (at `static_offset` when it has no dynamic
     /// offset), is where the memo's group was built.
     #[inline]
     pub(crate) fn holds(&self, j: usize, page: BufferKey, static_offset: Option<u32>) -> bool {
-        match &self.values {
-            Some(v) => {
+        match self.extra.as_deref() {
+            Some(MemoExtra::Values(v)) => {
                 v.pages.get(j) == Some(&Some(page))
                     && static_offset.is_none_or(|o| v.static_offsets[j] == o)
             }
-            None => j == 0 && self.page == Some(page) && static_offset.is_none(),
+            _ => j == 0 && self.page == Some(page) && static_offset.is_none(),
         }
     }
 
     /// Stores a newly built group. With `keep_other`, the group it replaces becomes the other
     /// page's group (a single value alternating between two pages); else that is forgotten.
     /// The fast record's offset must be resolved again.
-    pub(crate) fn install(
-        &mut self,
-        built: BuiltGroup,
-        epoch: u64,
-        bindings_rev: u64,
-        single: bool,
-        keep_other: bool,
-    ) {
-        let previous = self.group.take().zip(self.id).filter(|_| keep_other);
-        self.other = match (previous, self.other.take()) {
-            (Some((group, id)), Some(mut other)) => {
-                *other = PageGroup {
-                    page: self.page,
-                    id,
-                    group,
-                };
-                Some(other)
-            }
-            (Some((group, id)), None) => Some(Box::new(PageGroup {
+    pub(crate) fn install(&mut self, built: BuiltGroup, epoch: u64, single: bool, keep_other: bool) {
+        let previous = self.group.take().zip(self.id).filter(|_| keep_other && single);
+        let extra = match previous {
+            Some((group, id)) => Some(MemoExtra::Other(PageGroup {
                 page: self.page,
                 id,
                 group,
             })),
+            None if single => None,
+            None => Some(MemoExtra::Values(built.pages)),
+        };
+        // The box is reused when there was one and is still needed.
+        self.extra = match (extra, self.extra.take()) {
+            (Some(e), Some(mut b)) => {
+                *b = e;
+                Some(b)
+            }
+            (Some(e), None) => Some(Box::new(e)),
             (None, _) => None,
         };
         self.id = Some(built.id);
         self.group = Some(built.group);
         self.page = built.pages.pages[0];
-        self.values = if single {
-            None
-        } else {
-            match self.values.take() {
-                Some(mut v) => {
-                    *v = built.pages;
-                    Some(v)
-                }
-                None => Some(Box::new(built.pages)),
-            }
-        };
         self.epoch = epoch;
-        self.bindings_rev = bindings_rev;
         self.stamp = 0;
     }
 
@@ -166,7 +185,7 @@ impl GroupMemo {
     #[inline(always)]
     pub(crate) fn chosen(&self, other: bool) -> Option<(&wgpu::BindGroup, u64)> {
         if other {
-            self.other.as_ref().map(|o| (&o.group, o.id.get()))
+            self.other().map(|o| (&o.group, o.id.get()))
         } else {
             self.group.as_ref().map(|g| (g, self.group_id()))
         }
@@ -181,15 +200,17 @@ impl GroupMemo {
     /// The id of the other page's group (0: none).
     #[inline(always)]
     pub(crate) fn other_group_id(&self) -> u64 {
-        self.other.as_ref().map_or(0, |o| o.id.get())
+        self.other().map_or(0, |o| o.id.get())
     }
 
     /// Makes the other page's group the current one (`false`: there is none).
     #[inline]
     pub(crate) fn swap_pages(&mut self) -> bool {
-        let (Some(other), Some(group), Some(id)) =
-            (self.other.as_mut(), self.group.as_mut(), self.id.as_mut())
-        else {
+        let (Some(MemoExtra::Other(other)), Some(group), Some(id)) = (
+            self.extra.as_deref_mut(),
+            self.group.as_mut(),
+            self.id.as_mut(),
+        ) else {
             return false;
         };
         std::mem::swap(&mut self.page, &mut other.page);
@@ -220,6 +241,17 @@ impl PipelineMemo {
         self.entries[0].as_ref().map(|(_, id, p)| (*id, p))
     }
 
+    /// The pipeline with id `id`, if either entry holds it (the fast record's, which keeps only
+    /// the id).
+    #[inline]
+    pub(crate) fn by_id(&self, id: u64) -> Option<&wgpu::RenderPipeline> {
+        self.entries
+            .iter()
+            .flatten()
+            .find(|(_, i, _)| *i == id)
+            .map(|(_, _, p)| p)
+    }
+
     /// The most recent pipeline, with its id.
     pub(crate) fn current(&self) -> Option<(u64, &wgpu::RenderPipeline)> {
         self.entries[0].as_ref().map(|(_, id, p)| (*id, p))
@@ -247,9 +279,10 @@ pub(crate) struct FastRecord {
     pub(crate) checked_at: u64,
     /// Invalidation epoch the record was made at (`u64::MAX`: invalid, or not eligible).
     pub(crate) valid_epoch: u64,
+    /// The pipeline's id (the operation's pipeline memo holds the pipeline: see
+    /// `PipelineMemo::by_id`).
     pub(crate) pipeline_id: u64,
-    pub(crate) pipeline: Option<wgpu::RenderPipeline>,
-    /// Interned target signature of `pipeline` (0: none).
+    /// Interned target signature of the pipeline (0: none).
     pub(crate) signature_id: u32,
     /// Bindings never set (recording fails while non-zero).
     pub(crate) unset: u32,
@@ -261,6 +294,9 @@ pub(crate) struct FastRecord {
     pub(crate) eligible: bool,
     /// The operation's number of bind groups (fixed by its program).
     pub(crate) groups_len: u8,
+    /// Handles (`OpHandle`s: draws, computes, their bindings and clones) alive: the last one
+    /// dropped removes the operation. Not part of the fast record: kept in its padding.
+    pub(crate) handles: u32,
 }
 
 impl Default for FastRecord {
@@ -269,13 +305,13 @@ impl Default for FastRecord {
             checked_at: 0,
             valid_epoch: u64::MAX,
             pipeline_id: 0,
-            pipeline: None,
             signature_id: 0,
             unset: 0,
             vertex_count: 0,
             instance_count: 0,
             eligible: false,
             groups_len: 0,
+            handles: 0,
         }
     }
 }

@@ -10,8 +10,10 @@ use vgpu_uniforms::{OwnerKey, UniformEngine};
 use super::State;
 use super::memo::{FAST_GROUPS, FastRecord, GroupMemo, PipelineMemo};
 use super::program::Program;
+use super::recorder::MAX_GROUPS;
 use super::resources::{BlockRecord, BufferRecord, HeldResource};
 use crate::descriptors::DepthState;
+use crate::typed::CheckedType;
 
 slotmap::new_key_type! {
     /// A draw, effect or compute in the `Gpu` state.
@@ -57,7 +59,7 @@ pub(crate) enum BindingContent {
         owner: OwnerKey,
         /// The Rust type last checked against this binding's WGSL type (typed values): a set of
         /// the same type writes without checking again.
-        typed: Option<std::any::TypeId>,
+        typed: CheckedType,
     },
     /// A shared uniforms block (held so it lives while bound).
     Block {
@@ -123,19 +125,14 @@ pub(crate) fn group_values<'a>(
 }
 
 /// Per-group recording state of an operation: its memoized bind group (which the fast record
-/// reads in place) and what its contents say about dynamic offsets.
+/// reads in place, with what the group's contents say about dynamic offsets) and its single
+/// value.
 #[derive(Debug, Default)]
 #[repr(C)]
 pub(crate) struct GroupState {
     pub(crate) memo: GroupMemo,
     /// Exactly one value, which takes the group's only dynamic offset (fast path): its owner.
     pub(crate) single_value: Option<OwnerKey>,
-    /// Number of dynamic offsets the group takes.
-    pub(crate) dynamic_offsets: u8,
-    /// The fast record can bind the group: it holds one value taking its only dynamic offset
-    /// (`single_value`), or no value and one dynamic offset (user-owned resources, bound at
-    /// offset 0).
-    pub(crate) fast: bool,
 }
 
 /// Render-only parts of an operation (its counts are in the fast record).
@@ -195,12 +192,13 @@ impl RenderInfo {
 }
 
 /// An operation's group states, in group order: the first [`FAST_GROUPS`] inline (all a fast
-/// record reads, at fixed places), any more in a box. Its length is `FastRecord::groups_len`.
+/// record reads, at fixed places), the others up to [`MAX_GROUPS`] in a box that only
+/// operations with more groups have. Its length is `FastRecord::groups_len`.
 #[derive(Debug, Default)]
 #[repr(C)]
 pub(crate) struct Groups {
     pub(crate) head: [GroupState; FAST_GROUPS],
-    tail: Box<[GroupState]>,
+    tail: Option<Box<[GroupState; MAX_GROUPS - FAST_GROUPS]>>,
 }
 
 impl Groups {
@@ -208,14 +206,20 @@ impl Groups {
     fn new(len: usize) -> Self {
         Groups {
             head: Default::default(),
-            tail: (FAST_GROUPS..len).map(|_| GroupState::default()).collect(),
+            tail: (len > FAST_GROUPS).then(Box::default),
         }
     }
 
-    /// The first `len` group states (`len` is the operation's group count), in order.
+    /// The first `len` group states (`len` is the operation's group count, at most
+    /// [`MAX_GROUPS`]), in order.
     pub(crate) fn iter_mut(&mut self, len: u8) -> impl Iterator<Item = &mut GroupState> {
-        let head = usize::from(len).min(FAST_GROUPS);
-        self.head[..head].iter_mut().chain(self.tail.iter_mut())
+        let len = usize::from(len).min(MAX_GROUPS);
+        let head = len.min(FAST_GROUPS);
+        let tail = match self.tail.as_deref_mut() {
+            Some(t) => &mut t[..len - head],
+            None => &mut [],
+        };
+        self.head[..head].iter_mut().chain(tail.iter_mut())
     }
 }
 
@@ -243,9 +247,6 @@ pub(crate) struct Operation {
     pub(crate) label: Label,
     pub(crate) program: Arc<Program>,
     pub(crate) contents: Box<[BindingContent]>,
-    /// Handles (`OpHandle`s: draws, computes, their bindings and clones) alive: the last one
-    /// dropped removes the operation.
-    pub(crate) handles: u32,
 }
 
 impl Operation {
@@ -291,14 +292,24 @@ impl Operation {
                 (Some((owner, Some(0))), None) if dynamic == 1 => Some(owner),
                 _ => None,
             };
-            state.dynamic_offsets = dynamic.min(usize::from(u8::MAX)) as u8;
+            state.memo.dynamic_offsets = dynamic.min(usize::from(u8::MAX)) as u8;
             state.single_value = single;
-            state.fast = dynamic == 1 && (single.is_some() || first.is_none());
+            state.memo.fast = dynamic == 1 && (single.is_some() || first.is_none());
         }
         let simple = self.render().is_some_and(RenderInfo::without_geometry);
         self.fast.invalidate();
         self.fast.eligible =
-            simple && usize::from(len) <= FAST_GROUPS && self.groups.iter_mut(len).all(|g| g.fast);
+            simple && usize::from(len) <= FAST_GROUPS && self.groups.iter_mut(len).all(|g| g.memo.fast);
+    }
+
+    /// A binding's content changed: memos and bundles recorded under the previous revision no
+    /// longer hold.
+    pub(crate) fn bindings_changed(&mut self) {
+        self.bindings_rev += 1;
+        for g in self.groups.iter_mut(self.fast.groups_len) {
+            g.memo.forget();
+        }
+        self.fast.invalidate();
     }
 
     /// Number of bindings never set.
@@ -326,11 +337,11 @@ impl Operation {
         let OperationKind::Render(render) = &self.kind else {
             return;
         };
-        let Some((pipeline_id, pipeline)) = render.pipelines.current() else {
+        let Some((pipeline_id, _)) = render.pipelines.current() else {
             return;
         };
         for g in self.groups.iter_mut(self.fast.groups_len) {
-            if !g.fast || !g.memo.current(epoch, self.bindings_rev) {
+            if !g.memo.fast || !g.memo.current(epoch) {
                 return;
             }
             let m = &mut g.memo;
@@ -351,7 +362,6 @@ impl Operation {
             }
         }
         self.fast.pipeline_id = pipeline_id;
-        self.fast.pipeline = Some(pipeline.clone());
         self.fast.signature_id = signature_id;
         self.fast.valid_epoch = epoch;
     }
@@ -386,13 +396,13 @@ impl State {
                 vertex_count,
                 instance_count,
                 // A program has at most `MAX_GROUPS` groups (the device limit, at most 8).
-                groups_len: program.groups.len().min(usize::from(u8::MAX)) as u8,
+                groups_len: program.groups.len().min(MAX_GROUPS) as u8,
+                handles: 1,
                 ..FastRecord::default()
             },
             bindings_rev: 1,
             groups: Groups::new(program.groups.len()),
             kind,
-            handles: 1,
         });
         if let Some(op) = self.ops.get_mut(key) {
             op.rebuild_group_values();
@@ -403,7 +413,7 @@ impl State {
     /// One more handle of operation `key`.
     pub(crate) fn retain_op(&mut self, key: OpKey) {
         if let Some(op) = self.ops.get_mut(key) {
-            op.handles = op.handles.saturating_add(1);
+            op.fast.handles = op.fast.handles.saturating_add(1);
         }
     }
 
@@ -412,8 +422,8 @@ impl State {
         let Some(op) = self.ops.get_mut(key) else {
             return;
         };
-        op.handles = op.handles.saturating_sub(1);
-        if op.handles == 0 {
+        op.fast.handles = op.fast.handles.saturating_sub(1);
+        if op.fast.handles == 0 {
             self.remove_op(key);
         }
     }
@@ -522,18 +532,21 @@ impl State {
 mod tests {
     use std::mem::size_of;
 
-    use super::{FastRecord, GroupState, Operation, RenderInfo};
+    use super::{BindingContent, FastRecord, GroupMemo, GroupState, Operation, RenderInfo};
 
-    /// A static draw's record (two groups inline) stays within the 400 bytes: the
-    /// fast record 56, a group 96 (its memo 80), render parts 64 (geometry boxed). A field
-    /// added to the record must fit or move out of line.
+    /// A static draw's record (two groups inline) stays compact (the records of 100 000 draws
+    /// pack densely): the fast record 48, a group 72 (its memo 64), render parts 64 (geometry
+    /// boxed), 320 in all; a binding's content 24 (in a box). A field added to the record must fit or move out of line.
     #[test]
     fn operation_record_sizes() {
-        assert_eq!(size_of::<FastRecord>(), 56);
-        assert_eq!(size_of::<GroupState>(), 96);
+        assert_eq!(size_of::<FastRecord>(), 48);
+        assert_eq!(size_of::<GroupMemo>(), 64);
+        assert_eq!(size_of::<GroupState>(), 72);
         assert_eq!(size_of::<RenderInfo>(), 64);
+        // Each binding's content, in the operation's `contents` box.
+        assert_eq!(size_of::<BindingContent>(), 24);
         assert!(
-            size_of::<Operation>() <= 400,
+            size_of::<Operation>() <= 320,
             "Operation is {} bytes",
             size_of::<Operation>()
         );

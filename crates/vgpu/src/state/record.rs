@@ -210,7 +210,7 @@ impl State {
         }
         let fast = &op.fast;
         if bound.pipeline != fast.pipeline_id {
-            let Some(p) = &fast.pipeline else {
+            let Some(p) = op.render().and_then(|r| r.pipelines.by_id(fast.pipeline_id)) else {
                 return false;
             };
             rec.set_pipeline(p);
@@ -386,8 +386,7 @@ fn record_checked<R: Recorder>(
             g0.memo.group.as_ref()
         } else {
             g0.memo
-                .other
-                .as_deref()
+                .other()
                 .filter(|o| o.id.get() == r0.group_id)
                 .map(|o| &o.group)
         };
@@ -573,10 +572,7 @@ fn resolve_moved_values(
             return false;
         };
         if Some(slot.buffer) != m.page {
-            let on_other = m
-                .other
-                .as_ref()
-                .is_some_and(|o| o.page == Some(slot.buffer));
+            let on_other = m.other().is_some_and(|o| o.page == Some(slot.buffer));
             if !on_other || !m.swap_pages() {
                 return false;
             }
@@ -621,7 +617,6 @@ struct GroupSource<'o> {
     label: &'o str,
     program: &'o Program,
     contents: &'o [BindingContent],
-    bindings_rev: u64,
     epoch: u64,
 }
 
@@ -654,7 +649,6 @@ fn record_groups<R: Recorder>(
         label: &op.label,
         program: &op.program,
         contents: &op.contents,
-        bindings_rev: op.bindings_rev,
         epoch: bind.invalidation_epoch(),
     };
     let mut binder = Binder {
@@ -694,17 +688,17 @@ fn record_single_value_group<R: Recorder>(
     bound: &mut PassBindings,
 ) -> Result<()> {
     let s = binder.engine.resolve(owner)?;
-    let current = m.current(src.epoch, src.bindings_rev);
+    let current = m.current(src.epoch);
     if !(current && m.page == Some(s.buffer)) {
         // A value alternating between two pages (a camera set per pass whose second value sits
         // in another page) swaps with the previous memo instead of looking the group up again.
-        let on_other = current && m.other.as_ref().is_some_and(|o| o.page == Some(s.buffer));
+        let on_other = current && m.other().is_some_and(|o| o.page == Some(s.buffer));
         if on_other && m.swap_pages() {
             // The fast record's offset was for the other page.
             m.stamp = 0;
         } else {
             let built = build_group(src, gi, std::slice::from_ref(&s), binder)?;
-            m.install(built, src.epoch, src.bindings_rev, true, current);
+            m.install(built, src.epoch, true, current);
         }
     }
     if let Some(group) = &m.group {
@@ -725,7 +719,7 @@ fn record_group<R: Recorder>(
 ) -> Result<()> {
     let mut offsets = [0u32; MAX_DYNAMIC];
     let mut resolved: SmallVec<[SlotRef; 8]> = SmallVec::new();
-    let mut same = g.memo.current(src.epoch, src.bindings_rev);
+    let mut same = g.memo.current(src.epoch);
     for (j, (owner, dynamic_index)) in group_values(src.program, src.contents, gi).enumerate() {
         let s = match bound.pinned.as_mut() {
             // Recorded only once pinned: the bundle's drop unpins exactly what it pinned.
@@ -747,11 +741,10 @@ fn record_group<R: Recorder>(
         // A single value taking the only dynamic offset (or none) needs no per-value memo.
         let single = g.single_value.is_some() || resolved.is_empty();
         let built = build_group(src, gi, &resolved, binder)?;
-        g.memo
-            .install(built, src.epoch, src.bindings_rev, single, false);
+        g.memo.install(built, src.epoch, single, false);
     }
     if let Some(group) = &g.memo.group {
-        let n = usize::from(g.dynamic_offsets).min(MAX_DYNAMIC);
+        let n = usize::from(g.memo.dynamic_offsets).min(MAX_DYNAMIC);
         set_group(rec, bound, gi, g.memo.group_id(), group, &offsets, n);
     }
     Ok(())

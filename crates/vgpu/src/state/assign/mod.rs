@@ -298,7 +298,7 @@ impl State {
         if matches!(old, BindingContent::Unset) {
             op.fast.unset -= 1;
         }
-        op.bindings_rev += 1;
+        op.bindings_changed();
         op.rebuild_group_values();
         match &mut self.set_all_replaced {
             Some(replaced) => replaced.push((index, old)),
@@ -367,7 +367,8 @@ impl State {
         }
         op.fast.unset = op.count_unset();
         // Every binding holds what it held before `set_all` (nothing was recorded in between),
-        // so the binding revision is restored too: memos and bundles recorded before stay valid.
+        // so the binding revision is restored too: bundles recorded before stay valid (the
+        // group memos were forgotten and rebuild at the next record, from the bind-group cache).
         op.bindings_rev = saved_rev;
         op.rebuild_group_values();
         for content in created {

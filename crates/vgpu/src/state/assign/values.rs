@@ -13,7 +13,7 @@ use crate::error::{BindingError, Result};
 use crate::state::State;
 use crate::state::operation::{BindingContent, OpKey};
 use crate::state::program::Program;
-use crate::typed::TypedRef;
+use crate::typed::{CheckedType, TypedRef};
 
 /// A value input that goes through the binding's write plan.
 enum Untyped<'v> {
@@ -35,14 +35,10 @@ impl State {
     ) -> Option<Result<()>> {
         let State { ops, engine, .. } = self;
         let op = ops.get(key)?;
-        let BindingContent::Value {
-            owner,
-            typed: Some(checked),
-        } = *op.contents.get(i)?
-        else {
+        let BindingContent::Value { owner, typed } = *op.contents.get(i)? else {
             return None;
         };
-        if checked != value.type_key() {
+        if !typed.holds(&value) {
             return None;
         }
         Some(
@@ -175,15 +171,14 @@ impl State {
             (Ok(()), Some(_)) => {
                 if let (BindingInput::Typed(value), Some(op)) = (input, self.ops.get_mut(t.key)) {
                     if let BindingContent::Value { typed, .. } = &mut op.contents[t.index] {
-                        *typed = Some(value.type_key());
+                        *typed = CheckedType::of(value);
                     }
                 }
                 // A runtime-sized array of another length lives in another buffer: bundles that
                 // recorded the old one are stale, memos rebuild their group.
                 if self.engine.bytes(owner).map_or(0, <[u8]>::len) != size_before {
                     if let Some(op) = self.ops.get_mut(t.key) {
-                        op.bindings_rev += 1;
-                        op.fast.invalidate();
+                        op.bindings_changed();
                     }
                 }
                 Ok(None)
@@ -191,8 +186,8 @@ impl State {
             (Ok(()), None) => Ok(Some(BindingContent::Value {
                 owner,
                 typed: match input {
-                    BindingInput::Typed(value) => Some(value.type_key()),
-                    _ => None,
+                    BindingInput::Typed(value) => CheckedType::of(value),
+                    _ => CheckedType::none(),
                 },
             })),
         }
