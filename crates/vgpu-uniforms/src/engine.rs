@@ -97,8 +97,8 @@ impl Extras {
 }
 
 /// One uniform or storage owner. `repr(C)`: the fields `resolve`'s fast path reads come first
-/// (64 bytes). Not aligned to cache lines: the owners of 100 000 draws pack densely (160 bytes
-/// a slot instead of 256).
+/// (64 bytes). Not aligned to cache lines: the owners of 100 000 draws pack densely (144 bytes
+/// a slot instead of 256). A value set once keeps its bytes in its home slot's shadow only.
 #[derive(Debug)]
 #[repr(C)]
 struct Owner {
@@ -117,20 +117,66 @@ struct Owner {
     pins: u32,
     /// The index of the owner's stamp in [`UniformEngine::stamps`].
     stamp_slot: u32,
-    /// The persistent home slot of a uniform owner (taken at the first set; written at the first
-    /// resolve or pin).
+    /// The persistent home slot of a uniform owner (taken at the first set, whose bytes its
+    /// shadow keeps; uploaded after the first resolve or pin).
     home: Option<SlotLoc>,
     /// Names the owner in errors and its storage buffer (inline when short: no allocation).
     label: Label,
     space: AddressSpace,
-    /// Packed bytes; empty until the first set (which fixes a uniform owner's size; a storage
-    /// owner's changes with a set of another size).
-    bytes: Box<[u8]>,
-    extras: Extras,
-    storage: Option<StorageKey>,
     /// Queued in `writes_at_finish`: the finish uploads a storage owner's bytes, or writes a
     /// uniform owner's latest bytes to its home slot.
     write_at_finish: bool,
+    /// Length of the value in bytes; 0 until the first set (which fixes a uniform owner's
+    /// size; a storage owner's changes with a set of another size).
+    len: u32,
+    /// A CPU copy of the latest bytes: a storage owner's always; a uniform owner's from its
+    /// second set on (sets compare against it, and it keeps a value changed while its home slot
+    /// is bound). `None`: the home slot's shadow is the only copy (a value set once, as most
+    /// of a static scene's are: one copy of its bytes, not two).
+    bytes: Option<Box<[u8]>>,
+    extras: Extras,
+    storage: Option<StorageKey>,
+}
+
+impl Owner {
+    /// The CPU copy of the latest bytes, made from the home slot's shadow the first time it is
+    /// needed (the owner's second set, a pin).
+    #[inline]
+    fn copy(&mut self, pool: &Pool) -> &mut [u8] {
+        if self.bytes.is_none() {
+            self.bytes = Some(copy_of_home(self, pool));
+        }
+        self.bytes.as_deref_mut().unwrap_or_default()
+    }
+
+    /// The CPU copy of the latest bytes, where the caller knows there is one (empty if not).
+    #[inline]
+    fn cpu(&self) -> &[u8] {
+        self.bytes.as_deref().unwrap_or_default()
+    }
+}
+
+/// The bytes of a uniform owner set once, from its home slot's shadow (empty if it has none).
+#[cold]
+#[inline(never)]
+fn copy_of_home(owner: &Owner, pool: &Pool) -> Box<[u8]> {
+    owner
+        .home
+        .and_then(|home| pool.slot_bytes(home, owner.len as usize))
+        .unwrap_or_default()
+        .into()
+}
+
+/// The owner's latest bytes: its CPU copy, or its home slot's shadow (empty before the first
+/// set).
+fn latest<'a>(owner: &'a Owner, pool: &'a Pool) -> &'a [u8] {
+    match (&owner.bytes, owner.home) {
+        (Some(bytes), _) => bytes,
+        (None, Some(home)) => pool
+            .slot_bytes(home, owner.len as usize)
+            .unwrap_or_default(),
+        (None, None) => &[],
+    }
 }
 
 /// Gauges of an engine at one instant.
@@ -370,7 +416,8 @@ impl UniformEngine {
         self.owners.insert(Owner {
             label: Label::new(label),
             space,
-            bytes: Box::default(),
+            bytes: None,
+            len: 0,
             revision: 0,
             home: None,
             home_revision: 0,
@@ -402,7 +449,7 @@ impl UniformEngine {
                 // Its home slot took bytes at a set, written at the finish: operations of this
                 // submission read them, so they are written now.
                 if owner.write_at_finish && owner.storage.is_none() {
-                    self.pool.write_if_changed(home, &owner.bytes);
+                    self.pool.write_if_changed(home, owner.cpu());
                 }
                 self.slots_freed_at_end.push(home);
             } else {
@@ -420,7 +467,7 @@ impl UniformEngine {
         }
         if let Some(storage) = owner.storage {
             if sub.open.is_some() {
-                let pending = owner.write_at_finish.then_some(owner.bytes);
+                let pending = owner.bytes.filter(|_| owner.write_at_finish);
                 self.storage_released_at_end.push((storage, pending));
             } else {
                 self.pool.release_storage(storage);
@@ -452,7 +499,7 @@ impl UniformEngine {
 
     /// The owner's current bytes (empty before the first set).
     pub fn bytes(&self, key: OwnerKey) -> Option<&[u8]> {
-        self.owners.get(key).map(|o| &*o.bytes)
+        self.owners.get(key).map(|o| latest(o, &self.pool))
     }
 
     /// True while the owner is pinned (see [`pin`](Self::pin)).
@@ -465,8 +512,8 @@ impl UniformEngine {
     pub fn binding_size(&self, key: OwnerKey) -> Result<wgpu::BufferSize, UniformsError> {
         let owner = self.owners.get(key).ok_or_else(|| stale(key))?;
         let len = match owner.space {
-            AddressSpace::Uniform => owner.bytes.len() as u64,
-            AddressSpace::Storage => round_up(owner.bytes.len() as u64, 4),
+            AddressSpace::Uniform => u64::from(owner.len),
+            AddressSpace::Storage => round_up(u64::from(owner.len), 4),
         };
         wgpu::BufferSize::new(len).ok_or_else(|| UniformsError::NeverSet {
             label: owner.label.to_string(),
@@ -500,7 +547,7 @@ impl UniformEngine {
     pub fn set_bytes(&mut self, key: OwnerKey, bytes: &[u8]) -> Result<bool, UniformsError> {
         let sub = self.submission_state();
         let owner = self.owners.get_mut(key).ok_or_else(|| stale(key))?;
-        if owner.bytes.is_empty() {
+        if owner.len == 0 {
             self::first_set(
                 owner,
                 key,
@@ -512,7 +559,7 @@ impl UniformEngine {
             )?;
             return Ok(true);
         }
-        if owner.bytes.len() != bytes.len() {
+        if owner.len as usize != bytes.len() {
             if owner.space == AddressSpace::Uniform {
                 return Err(size_mismatch(owner, bytes.len()));
             }
@@ -593,13 +640,19 @@ impl UniformEngine {
     ) -> Option<bool> {
         let owner = self.owners.get_mut(key)?;
         let end = offset.checked_add(bytes.len())?;
-        if owner.bytes.get(offset..end)? == bytes {
+        if owner.len == 0 {
+            return None;
+        }
+        if owner.copy(&self.pool).get(offset..end)? == bytes {
             self.unchanged_sets += 1;
             return Some(false);
         }
         let sub = SubmissionState::new(self.open, self.submission, self.memos_declared_in);
         write_queued_home_now(owner, sub, &mut self.pool);
-        owner.bytes.get_mut(offset..end)?.copy_from_slice(bytes);
+        owner
+            .copy(&self.pool)
+            .get_mut(offset..end)?
+            .copy_from_slice(bytes);
         record_change(
             owner,
             key,
@@ -618,7 +671,7 @@ impl UniformEngine {
         f: impl FnOnce(&mut [u8]) -> Result<(), E>,
     ) -> Option<Result<bool, E>> {
         let owner = self.owners.get_mut(key)?;
-        let len = owner.bytes.len();
+        let len = owner.len as usize;
         if len == 0 {
             return None;
         }
@@ -678,7 +731,7 @@ impl UniformEngine {
     ) -> Result<bool, E> {
         let sub = self.submission_state();
         let owner = self.owners.get_mut(key).ok_or_else(|| stale(key))?;
-        let first = owner.bytes.is_empty();
+        let first = owner.len == 0;
         let mut resize = false;
         self.scratch.clear();
         match (first, size) {
@@ -693,17 +746,18 @@ impl UniformEngine {
                 check_size(owner, size, self.limits)?;
                 self.scratch.resize(size, 0);
             }
-            (false, Some(size)) if size != owner.bytes.len() => {
+            (false, Some(size)) if size != owner.len as usize => {
                 if owner.space == AddressSpace::Uniform {
                     return Err(size_mismatch(owner, size).into());
                 }
                 check_size(owner, size, self.limits)?;
-                let kept = size.min(owner.bytes.len());
-                self.scratch.extend_from_slice(&owner.bytes[..kept]);
+                let current = owner.copy(&self.pool);
+                let kept = size.min(current.len());
+                self.scratch.extend_from_slice(&current[..kept]);
                 self.scratch.resize(size, 0);
                 resize = true;
             }
-            (false, _) => self.scratch.extend_from_slice(&owner.bytes),
+            (false, _) => self.scratch.extend_from_slice(owner.copy(&self.pool)),
         }
         f(&mut self.scratch)?;
         if first {
@@ -748,10 +802,11 @@ impl UniformEngine {
         let owner = self.owners.get_mut(key).ok_or_else(|| stale(key))?;
         check_size(owner, bytes.len(), self.limits)?;
         let new = self.pool.create_storage(&owner.label, bytes.len())?;
-        let old_bytes = std::mem::replace(&mut owner.bytes, bytes.into());
+        let old_bytes = owner.bytes.replace(bytes.into());
+        owner.len = bytes.len() as u32;
         if let Some(old) = owner.storage.replace(new) {
             if open {
-                let pending = owner.write_at_finish.then_some(old_bytes);
+                let pending = old_bytes.filter(|_| owner.write_at_finish);
                 self.storage_released_at_end.push((old, pending));
             } else {
                 self.pool.release_storage(old);
@@ -777,12 +832,14 @@ impl UniformEngine {
     pub fn pin(&mut self, key: OwnerKey) -> Result<SlotRef, UniformsError> {
         let sub = self.submission_state();
         let owner = self.owners.get_mut(key).ok_or_else(|| stale(key))?;
-        if owner.bytes.is_empty() {
+        if owner.len == 0 {
             return Err(UniformsError::NeverSet {
                 label: owner.label.to_string(),
                 operation: "pin",
             });
         }
+        // Sets write a pinned owner's home through from its CPU copy.
+        owner.copy(&self.pool);
         self.stamps.renew(owner.stamp_slot);
         if let Some(storage) = owner.storage {
             owner.pins += 1;
@@ -796,11 +853,11 @@ impl UniformEngine {
         let home = match owner.home {
             Some(home) if owner.pins > 0 || !home_may_be_bound(owner, sub) => home,
             old => {
-                let home = self.pool.alloc(owner.bytes.len())?;
+                let home = self.pool.alloc(owner.len as usize)?;
                 if let Some(old) = old {
                     // Its queued bytes are the ones the operations that bound it read.
                     if owner.write_at_finish {
-                        self.pool.write_if_changed(old, &owner.bytes);
+                        self.pool.write_if_changed(old, owner.cpu());
                     }
                     self.slots_freed_at_end.push(old);
                 }
@@ -809,8 +866,11 @@ impl UniformEngine {
                 home
             }
         };
-        if owner.home_revision != owner.revision || owner.write_at_finish {
-            self.pool.write_if_changed(home, &owner.bytes);
+        if owner.home_revision == 0 {
+            // Never uploaded (its shadow may hold the bytes already, stored at the first set).
+            self.pool.write(home, owner.cpu());
+        } else if owner.home_revision != owner.revision || owner.write_at_finish {
+            self.pool.write_if_changed(home, owner.cpu());
         }
         owner.home_revision = owner.revision;
         owner.pins += 1;
@@ -961,7 +1021,7 @@ impl UniformEngine {
     fn resolve_slow(&mut self, key: OwnerKey) -> Result<SlotRef, UniformsError> {
         let s = self.submission;
         let owner = self.owners.get_mut(key).ok_or_else(|| stale(key))?;
-        if owner.bytes.is_empty() {
+        if owner.len == 0 {
             return Err(UniformsError::NeverSet {
                 label: owner.label.to_string(),
                 operation: "resolve",
@@ -979,12 +1039,18 @@ impl UniformEngine {
         }
         let pool = &mut self.pool;
         let bound_in_this_submission = owner.bound_in == s;
-        let home = home_slot(owner, owner.bytes.len(), pool)?;
+        let home = home_slot(owner, owner.len as usize, pool)?;
         // First revision of this submission: home. A pinned owner's home is live (written
         // through on every set, read by bundles), so its operations always get snapshot slots.
         if owner.pins == 0 && !bound_in_this_submission {
             if owner.home_revision != rev {
-                pool.write_if_changed(home, &owner.bytes);
+                match &owner.bytes {
+                    // Uploaded before: only if they differ.
+                    Some(bytes) if owner.home_revision != 0 => pool.write_if_changed(home, bytes),
+                    // Never uploaded (its shadow may hold them already, stored at the first set).
+                    Some(bytes) => pool.write(home, bytes),
+                    None => pool.mark_dirty(home),
+                }
             }
             owner.home_revision = rev;
             owner.bound_in = s;
@@ -992,10 +1058,12 @@ impl UniformEngine {
             owner.bound_slot = SlotRef::page(home);
             return Ok(owner.bound_slot);
         }
-        // A second, different revision in this submission. The home slot keeps the content it was
-        // bound with; reuse it only if that content is these bytes.
+        // A second, different revision in this submission (set since it was bound, so it has
+        // its CPU copy). The home slot keeps the content it was bound with; reuse it only if
+        // that content is these bytes.
+        owner.copy(pool);
         let home_holds_them =
-            owner.pins == 0 && (owner.home_revision == rev || pool.holds(home, &owner.bytes));
+            owner.pins == 0 && (owner.home_revision == rev || pool.holds(home, owner.cpu()));
         let loc = if home_holds_them {
             owner.home_revision = rev;
             home
@@ -1005,7 +1073,7 @@ impl UniformEngine {
         } else if let Some(e) = owner
             .extras
             .iter_mut()
-            .find(|e| pool.holds(e.loc, &owner.bytes))
+            .find(|e| pool.holds(e.loc, owner.bytes.as_deref().unwrap_or_default()))
         {
             e.revision = rev;
             e.last_used = s;
@@ -1023,7 +1091,7 @@ impl UniformEngine {
                     e.loc
                 }
                 None => {
-                    let loc = pool.alloc(owner.bytes.len())?;
+                    let loc = pool.alloc(owner.len as usize)?;
                     owner.extras.push(
                         ExtraSlot {
                             loc,
@@ -1040,7 +1108,7 @@ impl UniformEngine {
                     loc
                 }
             };
-            pool.write(loc, &owner.bytes);
+            pool.write(loc, owner.cpu());
             pool.ctx().stats().slots_captured.bump();
             loc
         };
@@ -1068,10 +1136,10 @@ impl UniformEngine {
                 }
                 owner.write_at_finish = false;
                 if let Some(storage) = owner.storage {
-                    self.pool.upload_storage(storage, &owner.bytes);
+                    self.pool.upload_storage(storage, owner.cpu());
                 } else {
                     if let Some(home) = owner.home {
-                        self.pool.write_if_changed(home, &owner.bytes);
+                        self.pool.write_if_changed(home, owner.cpu());
                         owner.home_revision = owner.revision;
                     }
                 }
@@ -1197,7 +1265,7 @@ impl UniformEngine {
 fn size_mismatch(owner: &Owner, actual: usize) -> UniformsError {
     UniformsError::SizeMismatch {
         label: owner.label.to_string(),
-        expected: owner.bytes.len(),
+        expected: owner.len as usize,
         actual,
     }
 }
@@ -1259,6 +1327,12 @@ fn check_size(owner: &Owner, len: usize, limits: SizeLimits) -> Result<(), Unifo
         AddressSpace::Uniform => limits.uniform,
         AddressSpace::Storage => limits.storage,
     };
+    // An owner's length is kept in 32 bits (`Owner::len`).
+    let (limit, max) = if max > u64::from(u32::MAX) {
+        ("4 GiB (the largest value vgpu keeps)", u64::from(u32::MAX))
+    } else {
+        (limit, max)
+    };
     if len as u64 > max {
         return Err(UniformsError::Limit {
             label: owner.label.to_string(),
@@ -1288,10 +1362,16 @@ fn first_set(
     } else {
         // The home slot is taken now, not at the first resolve: a frame's recording creates
         // no page for values set before it (pages and their shadows are allocated outside the
-        // frame). It is written at the first resolve (`record_change` queues nothing for it).
-        home_slot(owner, bytes.len(), pool)?;
+        // frame). Its shadow keeps the bytes (the only copy until a second set); they are
+        // uploaded after the first resolve marks the slot dirty (`record_change` queues nothing
+        // for it).
+        let home = home_slot(owner, bytes.len(), pool)?;
+        pool.store(home, bytes);
     }
-    owner.bytes = bytes.into();
+    if owner.space == AddressSpace::Storage {
+        owner.bytes = Some(bytes.into());
+    }
+    owner.len = bytes.len() as u32;
     // Never bound before (it had no bytes).
     let sub = SubmissionState {
         open: None,
@@ -1350,7 +1430,7 @@ fn write_queued_home_now(owner: &mut Owner, sub: SubmissionState, pool: &mut Poo
         && home_may_be_bound(owner, sub)
     {
         if let Some(home) = owner.home {
-            pool.write_if_changed(home, &owner.bytes);
+            pool.write_if_changed(home, owner.cpu());
         }
         owner.write_at_finish = false;
     }
@@ -1377,7 +1457,7 @@ fn commit_if_changed(
     stamps: &mut Stamps,
     writes_at_finish: &mut Vec<OwnerKey>,
 ) -> bool {
-    if *owner.bytes == *bytes {
+    if *owner.copy(pool) == *bytes {
         return false;
     }
     commit(owner, key, bytes, sub(), pool, stamps, writes_at_finish);
@@ -1396,7 +1476,7 @@ fn commit(
     writes_at_finish: &mut Vec<OwnerKey>,
 ) {
     write_queued_home_now(owner, sub, pool);
-    owner.bytes.copy_from_slice(bytes);
+    owner.copy(pool).copy_from_slice(bytes);
     record_change(owner, key, sub, stamps, writes_at_finish);
 }
 
@@ -1449,6 +1529,6 @@ mod tests {
     #[test]
     fn owner_record_size() {
         let size = std::mem::size_of::<super::Owner>();
-        assert!(size <= 144, "Owner is {size} bytes");
+        assert!(size <= 136, "Owner is {size} bytes");
     }
 }

@@ -79,7 +79,11 @@
 //!   page of its class is full. A page's CPU shadow keeps `stride` bytes per slot, not the slot
 //!   size (a 64-byte value in a 256-byte slot keeps 64 bytes on the CPU).
 //! - A uniform owner's home slot is taken at its first set (pages are made outside the frames
-//!   that bind them) and written at its first resolve: a value never bound uploads nothing.
+//!   that bind them), its shadow keeps the bytes, and it is uploaded after its first resolve: a
+//!   value never bound uploads nothing.
+//! - CPU copies of a value's bytes: one (its home slot's shadow) for a value set once, two from
+//!   its second set on (the owner keeps its latest bytes to compare sets against and to hold a
+//!   value changed while its home slot is bound; made once, at that set).
 //! - Empty pages after a submission ends ≤ `idle_page_budget`, plus pages whose last slot was
 //!   bound by that very submission (released at the next end).
 //!

@@ -322,6 +322,54 @@ impl Pool {
             && page.shadow.get(start..start + bytes.len()) == Some(bytes)
     }
 
+    /// The shadow's `len` bytes at `loc` (an owner's latest bytes, in its home slot).
+    #[inline]
+    pub(crate) fn slot_bytes(&self, loc: SlotLoc, len: usize) -> Option<&[u8]> {
+        let page = self.pages.get(loc.page)?;
+        if len > page.stride as usize {
+            return None;
+        }
+        let start = loc.index as usize * page.stride as usize;
+        page.shadow.get(start..start + len)
+    }
+
+    /// Copies `bytes` into the shadow at `loc` without marking the slot dirty: a home slot no
+    /// operation has bound yet keeps its owner's bytes there ([`mark_dirty`](Self::mark_dirty)
+    /// at its first bind uploads them).
+    pub(crate) fn store(&mut self, loc: SlotLoc, bytes: &[u8]) {
+        let Some(page) = self.pages.get_mut(loc.page) else {
+            return;
+        };
+        let i = loc.index as usize;
+        let start = i * page.stride as usize;
+        if bytes.len() > page.stride as usize {
+            return;
+        }
+        if let (Some(shadow), Some(len)) = (
+            page.shadow.get_mut(start..start + bytes.len()),
+            page.slot_len.get_mut(i),
+        ) {
+            shadow.copy_from_slice(bytes);
+            *len = bytes.len() as u32;
+        }
+    }
+
+    /// Marks the slot at `loc` dirty: the next [`upload`](Self::upload) writes what its shadow
+    /// holds.
+    pub(crate) fn mark_dirty(&mut self, loc: SlotLoc) {
+        let Some(page) = self.pages.get_mut(loc.page) else {
+            return;
+        };
+        let i = loc.index as usize;
+        if let Some(word) = page.dirty.get_mut(i / 64) {
+            *word |= 1u64 << (i % 64);
+        }
+        if !page.in_dirty_list {
+            page.in_dirty_list = true;
+            self.dirty_pages.push(loc.page);
+        }
+    }
+
     /// [`write`](Self::write) unless the shadow at `loc` already holds `bytes` (one page
     /// lookup for both).
     pub(crate) fn write_if_changed(&mut self, loc: SlotLoc, bytes: &[u8]) {

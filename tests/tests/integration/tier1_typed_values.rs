@@ -332,9 +332,12 @@ fn steady_typed_sets_allocate_nothing_and_upload_only_changes() {
     gpu.frame(|f| f.pass(&target, |p| p.draw(&draw))).unwrap();
     assert_eq!((gpu.stats() - before).bytes_uploaded, 0);
 
-    // One round of changes first: the engine's queue of home slots to write grows once.
+    // One round of changes of the same values first: the engine's queue of home slots to
+    // write and its buffer of bytes waiting for them grow once.
     o.gain = 1000.0;
     draw.set("object", &o).unwrap();
+    frame_value.view_projection = glam::Mat4::from_scale(glam::Vec3::splat(2.0));
+    camera.set(&frame_value).unwrap();
     gpu.frame(|f| f.pass(&target, |p| p.draw(&draw))).unwrap();
     let revision = camera.revision();
     // Changed values, set 100 times each: no allocation at all.

@@ -154,8 +154,18 @@ impl GroupMemo {
     /// Stores a newly built group. With `keep_other`, the group it replaces becomes the other
     /// page's group (a single value alternating between two pages); else that is forgotten.
     /// The fast record's offset must be resolved again.
-    pub(crate) fn install(&mut self, built: BuiltGroup, epoch: u64, single: bool, keep_other: bool) {
-        let previous = self.group.take().zip(self.id).filter(|_| keep_other && single);
+    pub(crate) fn install(
+        &mut self,
+        built: BuiltGroup,
+        epoch: u64,
+        single: bool,
+        keep_other: bool,
+    ) {
+        let previous = self
+            .group
+            .take()
+            .zip(self.id)
+            .filter(|_| keep_other && single);
         let extra = match previous {
             Some((group, id)) => Some(MemoExtra::Other(PageGroup {
                 page: self.page,

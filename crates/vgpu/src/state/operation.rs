@@ -298,8 +298,9 @@ impl Operation {
         }
         let simple = self.render().is_some_and(RenderInfo::without_geometry);
         self.fast.invalidate();
-        self.fast.eligible =
-            simple && usize::from(len) <= FAST_GROUPS && self.groups.iter_mut(len).all(|g| g.memo.fast);
+        self.fast.eligible = simple
+            && usize::from(len) <= FAST_GROUPS
+            && self.groups.iter_mut(len).all(|g| g.memo.fast);
     }
 
     /// A binding's content changed: memos and bundles recorded under the previous revision no

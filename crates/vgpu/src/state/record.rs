@@ -210,7 +210,10 @@ impl State {
         }
         let fast = &op.fast;
         if bound.pipeline != fast.pipeline_id {
-            let Some(p) = op.render().and_then(|r| r.pipelines.by_id(fast.pipeline_id)) else {
+            let Some(p) = op
+                .render()
+                .and_then(|r| r.pipelines.by_id(fast.pipeline_id))
+            else {
                 return false;
             };
             rec.set_pipeline(p);
