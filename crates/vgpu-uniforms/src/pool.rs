@@ -55,6 +55,43 @@ struct Page {
     last_bound: u64,
 }
 
+impl Page {
+    /// Copies `bytes` into slot `i`'s shadow; `false`, with nothing done, when they are longer
+    /// than what a slot of the page holds (the engine allocates slots by size: never), or, with
+    /// `unless_held`, when the slot holds them already.
+    #[inline(always)]
+    fn store(&mut self, i: usize, bytes: &[u8], unless_held: bool) -> bool {
+        let start = i * self.stride as usize;
+        if bytes.len() > self.stride as usize {
+            return false;
+        }
+        let (Some(shadow), Some(len)) = (
+            self.shadow.get_mut(start..start + bytes.len()),
+            self.slot_len.get_mut(i),
+        ) else {
+            return false;
+        };
+        if unless_held && *len as usize == bytes.len() && *shadow == *bytes {
+            return false;
+        }
+        shadow.copy_from_slice(bytes);
+        *len = bytes.len() as u32;
+        true
+    }
+
+    /// Marks slot `i` dirty and lists the page (its key `key`) in `dirty_pages` once.
+    #[inline(always)]
+    fn mark_dirty(&mut self, i: usize, key: PageKey, dirty_pages: &mut Vec<PageKey>) {
+        if let Some(word) = self.dirty.get_mut(i / 64) {
+            *word |= 1u64 << (i % 64);
+        }
+        if !self.in_dirty_list {
+            self.in_dirty_list = true;
+            dirty_pages.push(key);
+        }
+    }
+}
+
 /// The pages of one size class: a slot size and a shadow stride.
 struct SizeClass {
     slot_size: u32,
@@ -337,36 +374,16 @@ impl Pool {
     /// operation has bound yet keeps its owner's bytes there ([`mark_dirty`](Self::mark_dirty)
     /// at its first bind uploads them).
     pub(crate) fn store(&mut self, loc: SlotLoc, bytes: &[u8]) {
-        let Some(page) = self.pages.get_mut(loc.page) else {
-            return;
-        };
-        let i = loc.index as usize;
-        let start = i * page.stride as usize;
-        if bytes.len() > page.stride as usize {
-            return;
-        }
-        if let (Some(shadow), Some(len)) = (
-            page.shadow.get_mut(start..start + bytes.len()),
-            page.slot_len.get_mut(i),
-        ) {
-            shadow.copy_from_slice(bytes);
-            *len = bytes.len() as u32;
+        if let Some(page) = self.pages.get_mut(loc.page) {
+            page.store(loc.index as usize, bytes, false);
         }
     }
 
     /// Marks the slot at `loc` dirty: the next [`upload`](Self::upload) writes what its shadow
     /// holds.
     pub(crate) fn mark_dirty(&mut self, loc: SlotLoc) {
-        let Some(page) = self.pages.get_mut(loc.page) else {
-            return;
-        };
-        let i = loc.index as usize;
-        if let Some(word) = page.dirty.get_mut(i / 64) {
-            *word |= 1u64 << (i % 64);
-        }
-        if !page.in_dirty_list {
-            page.in_dirty_list = true;
-            self.dirty_pages.push(loc.page);
+        if let Some(page) = self.pages.get_mut(loc.page) {
+            page.mark_dirty(loc.index as usize, loc.page, &mut self.dirty_pages);
         }
     }
 
@@ -387,28 +404,8 @@ impl Pool {
             return;
         };
         let i = loc.index as usize;
-        let start = i * page.stride as usize;
-        if bytes.len() > page.stride as usize {
-            // Not this page's class (the engine allocates slots by size): never written.
-            return;
-        }
-        let (Some(shadow), Some(len)) = (
-            page.shadow.get_mut(start..start + bytes.len()),
-            page.slot_len.get_mut(i),
-        ) else {
-            return;
-        };
-        if unless_held && *len as usize == bytes.len() && *shadow == *bytes {
-            return;
-        }
-        shadow.copy_from_slice(bytes);
-        *len = bytes.len() as u32;
-        if let Some(word) = page.dirty.get_mut(i / 64) {
-            *word |= 1u64 << (i % 64);
-        }
-        if !page.in_dirty_list {
-            page.in_dirty_list = true;
-            self.dirty_pages.push(loc.page);
+        if page.store(i, bytes, unless_held) {
+            page.mark_dirty(i, loc.page, &mut self.dirty_pages);
         }
     }
 
