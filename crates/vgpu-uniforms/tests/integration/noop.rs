@@ -799,3 +799,57 @@ fn a_range_write_commits_like_a_set_of_the_merged_value() {
     submit_empty(&ctx);
     assert_eq!(read_slot(&ctx, &engine, home, 64), engine.bytes(k).unwrap());
 }
+
+/// A value set once keeps its bytes only in its home slot's shadow, uploaded at its first bind;
+/// a second set before that bind (here unchanged, which makes the owner's CPU copy) must not
+/// let the upload be skipped because the shadow already holds the bytes, and neither must a
+/// pin. Each value reaches the GPU exactly once, with its bytes.
+#[test]
+fn a_value_set_once_or_again_before_its_first_bind_reaches_the_gpu() {
+    let (ctx, mut engine) = noop_engine(EngineConfig::default());
+    let once = engine.create_owner("once", AddressSpace::Uniform);
+    let again = engine.create_owner("again", AddressSpace::Uniform);
+    let changed = engine.create_owner("changed", AddressSpace::Uniform);
+    let pinned = engine.create_owner("pinned", AddressSpace::Uniform);
+    engine.set_bytes(once, &mat(1.0)).unwrap();
+    engine.set_bytes(again, &mat(2.0)).unwrap();
+    assert!(!engine.set_bytes(again, &mat(2.0)).unwrap(), "unchanged");
+    engine.set_bytes(changed, &mat(3.0)).unwrap();
+    assert!(engine.set_bytes(changed, &mat(4.0)).unwrap());
+    engine.set_bytes(pinned, &mat(5.0)).unwrap();
+    engine.set_bytes(pinned, &mat(5.0)).unwrap();
+    // Nothing is uploaded for values no operation bound.
+    let before = snap(&ctx);
+    engine.begin_submission().unwrap();
+    engine.finish_submission().unwrap();
+    assert_eq!((snap(&ctx) - before).bytes_uploaded, 0);
+
+    engine.begin_submission().unwrap();
+    let slots: Vec<SlotRef> = [once, again, changed]
+        .iter()
+        .map(|&k| engine.resolve(k).unwrap())
+        .collect();
+    let pinned_slot = engine.pin(pinned).unwrap();
+    let before = snap(&ctx);
+    engine.finish_submission().unwrap();
+    submit_empty(&ctx);
+    let d = snap(&ctx) - before;
+    assert_eq!(d.bytes_uploaded % 64, 0);
+    assert!(d.bytes_uploaded >= 4 * 64, "{d:?}");
+    for (slot, v) in slots.iter().zip([1.0, 2.0, 4.0]) {
+        assert_eq!(read_slot(&ctx, &engine, *slot, 64), mat(v), "value {v}");
+    }
+    assert_eq!(read_slot(&ctx, &engine, pinned_slot, 64), mat(5.0));
+    assert_eq!(engine.bytes(once).unwrap(), &mat(1.0)[..]);
+    assert_eq!(engine.bytes(again).unwrap(), &mat(2.0)[..]);
+    assert_eq!(engine.bytes(changed).unwrap(), &mat(4.0)[..]);
+
+    // A steady submission uploads nothing.
+    engine.begin_submission().unwrap();
+    for &k in &[once, again, changed] {
+        engine.resolve(k).unwrap();
+    }
+    let before = snap(&ctx);
+    engine.finish_submission().unwrap();
+    assert_eq!((snap(&ctx) - before).bytes_uploaded, 0);
+}
