@@ -5,8 +5,9 @@
 //! 1. **Group memo** ([`GroupMemo`], per bind group of an operation): the bind group last
 //!    built (or found in the bind-group cache) for the group's contents. Valid while the cache's
 //!    invalidation epoch (it moves when a resource is destroyed or the cache cleared, not on a
-//!    capacity eviction: the memo holds its own `wgpu::BindGroup`), the operation's binding
-//!    revision, and the pages its values resolved to are unchanged. A single value alternating
+//!    capacity eviction: the memo holds its own `wgpu::BindGroup`) and the pages its values
+//!    resolved to are unchanged; a change of the operation's bindings forgets it (the bundles'
+//!    check uses the operation's binding revision instead). A single value alternating
 //!    between two pages (a camera set per pass whose second value sits in another page) keeps
 //!    the other page's group in [`PageGroup`] and swaps.
 //! 2. **Fast record** ([`FastRecord`], per operation, first in its record, and the fast fields

@@ -240,8 +240,8 @@ pub(crate) enum OperationKind {
 pub(crate) struct Operation {
     pub(crate) fast: FastRecord,
     pub(crate) groups: Groups,
-    /// Grows whenever a binding's content changes: memos and bundles recorded under an older
-    /// revision no longer hold.
+    /// Grows whenever a binding's content changes (`bindings_changed`, which also forgets the
+    /// group memos): bundles recorded under an older revision no longer replay.
     pub(crate) bindings_rev: u64,
     pub(crate) kind: OperationKind,
     pub(crate) label: Label,
