@@ -160,11 +160,7 @@ impl Owner {
 #[cold]
 #[inline(never)]
 fn copy_of_home(owner: &Owner, pool: &Pool) -> Box<[u8]> {
-    owner
-        .home
-        .and_then(|home| pool.slot_bytes(home, owner.len as usize))
-        .unwrap_or_default()
-        .into()
+    latest(owner, pool).into()
 }
 
 /// The owner's latest bytes: its CPU copy, or its home slot's shadow (empty before the first
@@ -866,10 +862,7 @@ impl UniformEngine {
                 home
             }
         };
-        if owner.home_revision == 0 {
-            // Never uploaded (its shadow may hold the bytes already, stored at the first set).
-            self.pool.write(home, owner.cpu());
-        } else if owner.home_revision != owner.revision || owner.write_at_finish {
+        if owner.home_revision != owner.revision || owner.write_at_finish {
             self.pool.write_if_changed(home, owner.cpu());
         }
         owner.home_revision = owner.revision;
@@ -1045,11 +1038,9 @@ impl UniformEngine {
         if owner.pins == 0 && !bound_in_this_submission {
             if owner.home_revision != rev {
                 match &owner.bytes {
-                    // Uploaded before: only if they differ.
-                    Some(bytes) if owner.home_revision != 0 => pool.write_if_changed(home, bytes),
-                    // Never uploaded (its shadow may hold them already, stored at the first set).
-                    Some(bytes) => pool.write(home, bytes),
-                    None => pool.mark_dirty(home),
+                    Some(bytes) => pool.write_if_changed(home, bytes),
+                    // Set once: its shadow keeps the bytes, stored at the first set.
+                    None => pool.mark_dirty(home, owner.len as usize),
                 }
             }
             owner.home_revision = rev;
@@ -1359,6 +1350,7 @@ fn first_set(
     check_size(owner, bytes.len(), limits)?;
     if owner.space == AddressSpace::Storage {
         owner.storage = Some(pool.create_storage(&owner.label, bytes.len())?);
+        owner.bytes = Some(bytes.into());
     } else {
         // The home slot is taken now, not at the first resolve: a frame's recording creates
         // no page for values set before it (pages and their shadows are allocated outside the
@@ -1367,9 +1359,6 @@ fn first_set(
         // for it).
         let home = home_slot(owner, bytes.len(), pool)?;
         pool.store(home, bytes);
-    }
-    if owner.space == AddressSpace::Storage {
-        owner.bytes = Some(bytes.into());
     }
     owner.len = bytes.len() as u32;
     // Never bound before (it had no bytes).

@@ -7,9 +7,12 @@
 //! slot's bytes are copied there when an operation binds them, and the slot's bit in the page's
 //! dirty bitset stays set until the bytes reach the GPU (spread back to the slot size in the
 //! queue's staging memory). Invariant: a slot whose dirty bit is clear holds on the GPU exactly
-//! what the shadow holds (writes only happen through [`Pool::write`], bits are cleared only by
-//! [`Pool::upload`] after the upload, or by [`Pool::free`], after which the slot's content is
-//! treated as unknown).
+//! what the shadow holds for its content's length (`slot_len`; writes only happen through
+//! [`Pool::write`], bits are cleared only by [`Pool::upload`] after the upload, or by
+//! [`Pool::free`], after which the slot's content is treated as unknown). [`Pool::store`] puts
+//! bytes in a shadow without counting them as content (length 0) until
+//! [`Pool::mark_dirty`], so the invariant holds for a home slot that keeps a value before its
+//! first upload.
 
 use std::sync::Arc;
 
@@ -38,7 +41,8 @@ struct Page {
     stride: u32,
     /// Free slot indices; popped from the end (lowest index first on a fresh page).
     free: Vec<u32>,
-    /// Bytes of content each slot holds (for trimming the last slot of a dirty run).
+    /// Bytes of content each slot holds (for trimming the last slot of a dirty run; 0 for bytes
+    /// only stored, see [`Pool::store`]).
     slot_len: Box<[u32]>,
     /// One bit per slot: shadow bytes not yet uploaded.
     dirty: Box<[u64]>,
@@ -56,32 +60,48 @@ struct Page {
 }
 
 impl Page {
-    /// Copies `bytes` into slot `i`'s shadow; `false`, with nothing done, when they are longer
-    /// than what a slot of the page holds (the engine allocates slots by size: never), or, with
-    /// `unless_held`, when the slot holds them already.
+    /// Slot `i`'s first `len` bytes of shadow (`None` past what a slot of the page holds).
     #[inline(always)]
-    fn store(&mut self, i: usize, bytes: &[u8], unless_held: bool) -> bool {
+    fn slot(&self, i: usize, len: usize) -> Option<&[u8]> {
+        if len > self.stride as usize {
+            return None;
+        }
+        let start = i * self.stride as usize;
+        self.shadow.get(start..start + len)
+    }
+
+    /// Whether slot `i` holds exactly `bytes` as content (counted in `slot_len`: what its
+    /// upload carries).
+    #[inline(always)]
+    fn held(&self, i: usize, bytes: &[u8]) -> bool {
+        self.slot_len.get(i) == Some(&(bytes.len() as u32))
+            && self.slot(i, bytes.len()) == Some(bytes)
+    }
+
+    /// Copies `bytes` into slot `i`'s shadow; `false`, with nothing done, when they are longer
+    /// than what a slot of the page holds (the engine allocates slots by size: never).
+    #[inline(always)]
+    fn copy_in(&mut self, i: usize, bytes: &[u8]) -> bool {
         let start = i * self.stride as usize;
         if bytes.len() > self.stride as usize {
             return false;
         }
-        let (Some(shadow), Some(len)) = (
-            self.shadow.get_mut(start..start + bytes.len()),
-            self.slot_len.get_mut(i),
-        ) else {
-            return false;
-        };
-        if unless_held && *len as usize == bytes.len() && *shadow == *bytes {
-            return false;
+        match self.shadow.get_mut(start..start + bytes.len()) {
+            Some(shadow) => {
+                shadow.copy_from_slice(bytes);
+                true
+            }
+            None => false,
         }
-        shadow.copy_from_slice(bytes);
-        *len = bytes.len() as u32;
-        true
     }
 
-    /// Marks slot `i` dirty and lists the page (its key `key`) in `dirty_pages` once.
+    /// Slot `i` holds `len` bytes of content, to upload: marks it dirty and lists the page (its
+    /// key `key`) in `dirty_pages` once.
     #[inline(always)]
-    fn mark_dirty(&mut self, i: usize, key: PageKey, dirty_pages: &mut Vec<PageKey>) {
+    fn mark_dirty(&mut self, i: usize, len: usize, key: PageKey, dirty_pages: &mut Vec<PageKey>) {
+        if let Some(l) = self.slot_len.get_mut(i) {
+            *l = len as u32;
+        }
         if let Some(word) = self.dirty.get_mut(i / 64) {
             *word |= 1u64 << (i % 64);
         }
@@ -341,49 +361,48 @@ impl Pool {
     /// the page is gone, `offset` is not a slot's start or `len` exceeds what a slot holds.
     pub(crate) fn shadow(&self, page: PageKey, offset: u32, len: usize) -> Option<&[u8]> {
         let page = self.pages.get(page)?;
-        if !offset.is_multiple_of(page.slot_size) || len > page.stride as usize {
+        if !offset.is_multiple_of(page.slot_size) {
             return None;
         }
-        let start = (offset / page.slot_size) as usize * page.stride as usize;
-        page.shadow.get(start..start.checked_add(len)?)
+        page.slot((offset / page.slot_size) as usize, len)
     }
 
     /// True when the shadow at `loc` holds exactly `bytes` (a bitwise compare).
     #[inline]
     pub(crate) fn holds(&self, loc: SlotLoc, bytes: &[u8]) -> bool {
-        let Some(page) = self.pages.get(loc.page) else {
-            return false;
-        };
-        let start = loc.index as usize * page.stride as usize;
-        page.slot_len[loc.index as usize] as usize == bytes.len()
-            && page.shadow.get(start..start + bytes.len()) == Some(bytes)
+        self.pages
+            .get(loc.page)
+            .is_some_and(|page| page.held(loc.index as usize, bytes))
     }
 
     /// The shadow's `len` bytes at `loc` (an owner's latest bytes, in its home slot).
     #[inline]
     pub(crate) fn slot_bytes(&self, loc: SlotLoc, len: usize) -> Option<&[u8]> {
-        let page = self.pages.get(loc.page)?;
-        if len > page.stride as usize {
-            return None;
-        }
-        let start = loc.index as usize * page.stride as usize;
-        page.shadow.get(start..start + len)
+        self.pages.get(loc.page)?.slot(loc.index as usize, len)
     }
 
-    /// Copies `bytes` into the shadow at `loc` without marking the slot dirty: a home slot no
-    /// operation has bound yet keeps its owner's bytes there ([`mark_dirty`](Self::mark_dirty)
-    /// at its first bind uploads them).
+    /// Copies `bytes` into the shadow at `loc` as bytes the slot does not hold yet: a home slot
+    /// no operation has bound keeps its owner's bytes there, not counted as the slot's content
+    /// (its upload does not carry them, and [`holds`](Self::holds) and
+    /// [`write_if_changed`](Self::write_if_changed) do not see them) until
+    /// [`mark_dirty`](Self::mark_dirty) at its first bind.
     pub(crate) fn store(&mut self, loc: SlotLoc, bytes: &[u8]) {
-        if let Some(page) = self.pages.get_mut(loc.page) {
-            page.store(loc.index as usize, bytes, false);
+        let Some(page) = self.pages.get_mut(loc.page) else {
+            return;
+        };
+        let i = loc.index as usize;
+        if page.copy_in(i, bytes) {
+            if let Some(l) = page.slot_len.get_mut(i) {
+                *l = 0;
+            }
         }
     }
 
-    /// Marks the slot at `loc` dirty: the next [`upload`](Self::upload) writes what its shadow
-    /// holds.
-    pub(crate) fn mark_dirty(&mut self, loc: SlotLoc) {
+    /// The shadow at `loc` holds `len` bytes of content, to upload: the next
+    /// [`upload`](Self::upload) writes them.
+    pub(crate) fn mark_dirty(&mut self, loc: SlotLoc, len: usize) {
         if let Some(page) = self.pages.get_mut(loc.page) {
-            page.mark_dirty(loc.index as usize, loc.page, &mut self.dirty_pages);
+            page.mark_dirty(loc.index as usize, len, loc.page, &mut self.dirty_pages);
         }
     }
 
@@ -404,8 +423,11 @@ impl Pool {
             return;
         };
         let i = loc.index as usize;
-        if page.store(i, bytes, unless_held) {
-            page.mark_dirty(i, loc.page, &mut self.dirty_pages);
+        if unless_held && page.held(i, bytes) {
+            return;
+        }
+        if page.copy_in(i, bytes) {
+            page.mark_dirty(i, bytes.len(), loc.page, &mut self.dirty_pages);
         }
     }
 
