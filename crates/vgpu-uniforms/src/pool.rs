@@ -78,30 +78,33 @@ impl Page {
             && self.slot(i, bytes.len()) == Some(bytes)
     }
 
-    /// Copies `bytes` into slot `i`'s shadow; `false`, with nothing done, when they are longer
-    /// than what a slot of the page holds (the engine allocates slots by size: never).
+    /// Copies `bytes` into slot `i`'s shadow as its content; `false`, with nothing done, when
+    /// they are longer than what a slot of the page holds (the engine allocates slots by size:
+    /// never), or, with `unless_held`, when the slot holds them already. One slice for the
+    /// compare and the copy (a changed value's path at every finish).
     #[inline(always)]
-    fn copy_in(&mut self, i: usize, bytes: &[u8]) -> bool {
+    fn store(&mut self, i: usize, bytes: &[u8], unless_held: bool) -> bool {
         let start = i * self.stride as usize;
         if bytes.len() > self.stride as usize {
             return false;
         }
-        match self.shadow.get_mut(start..start + bytes.len()) {
-            Some(shadow) => {
-                shadow.copy_from_slice(bytes);
-                true
-            }
-            None => false,
+        let (Some(shadow), Some(len)) = (
+            self.shadow.get_mut(start..start + bytes.len()),
+            self.slot_len.get_mut(i),
+        ) else {
+            return false;
+        };
+        if unless_held && *len as usize == bytes.len() && *shadow == *bytes {
+            return false;
         }
+        shadow.copy_from_slice(bytes);
+        *len = bytes.len() as u32;
+        true
     }
 
-    /// Slot `i` holds `len` bytes of content, to upload: marks it dirty and lists the page (its
-    /// key `key`) in `dirty_pages` once.
+    /// Marks slot `i` dirty and lists the page (its key `key`) in `dirty_pages` once.
     #[inline(always)]
-    fn mark_dirty(&mut self, i: usize, len: usize, key: PageKey, dirty_pages: &mut Vec<PageKey>) {
-        if let Some(l) = self.slot_len.get_mut(i) {
-            *l = len as u32;
-        }
+    fn set_dirty(&mut self, i: usize, key: PageKey, dirty_pages: &mut Vec<PageKey>) {
         if let Some(word) = self.dirty.get_mut(i / 64) {
             *word |= 1u64 << (i % 64);
         }
@@ -391,7 +394,8 @@ impl Pool {
             return;
         };
         let i = loc.index as usize;
-        if page.copy_in(i, bytes) {
+        if page.store(i, bytes, false) {
+            // Not content yet (see above).
             if let Some(l) = page.slot_len.get_mut(i) {
                 *l = 0;
             }
@@ -401,9 +405,14 @@ impl Pool {
     /// The shadow at `loc` holds `len` bytes of content, to upload: the next
     /// [`upload`](Self::upload) writes them.
     pub(crate) fn mark_dirty(&mut self, loc: SlotLoc, len: usize) {
-        if let Some(page) = self.pages.get_mut(loc.page) {
-            page.mark_dirty(loc.index as usize, len, loc.page, &mut self.dirty_pages);
+        let Some(page) = self.pages.get_mut(loc.page) else {
+            return;
+        };
+        let i = loc.index as usize;
+        if let Some(l) = page.slot_len.get_mut(i) {
+            *l = len.min(page.stride as usize) as u32;
         }
+        page.set_dirty(i, loc.page, &mut self.dirty_pages);
     }
 
     /// [`write`](Self::write) unless the shadow at `loc` already holds `bytes` (one page
@@ -423,11 +432,8 @@ impl Pool {
             return;
         };
         let i = loc.index as usize;
-        if unless_held && page.held(i, bytes) {
-            return;
-        }
-        if page.copy_in(i, bytes) {
-            page.mark_dirty(i, bytes.len(), loc.page, &mut self.dirty_pages);
+        if page.store(i, bytes, unless_held) {
+            page.set_dirty(i, loc.page, &mut self.dirty_pages);
         }
     }
 
