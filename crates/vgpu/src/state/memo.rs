@@ -110,6 +110,10 @@ pub(crate) struct GroupMemo {
     pub(crate) page: Option<BufferKey>,
     /// Number of dynamic offsets the group takes (from its contents, not its bind group).
     pub(crate) dynamic_offsets: u8,
+    /// The binding index plus one of the group's only value when it takes the group's only
+    /// dynamic offset (0: none, or past index 254: the group takes the general path; see
+    /// `GroupState::single_value`). From the contents, kept in the memo's padding.
+    pub(crate) single: u8,
     /// The fast record can bind the group: it holds one value taking its only dynamic offset
     /// (`GroupState::single_value`), or no value and one dynamic offset (user-owned resources,
     /// bound at offset 0).
@@ -232,46 +236,44 @@ impl GroupMemo {
 }
 
 /// The render pipelines of an operation for its two most recent target signatures (a draw
-/// rendered into a shadow map and the screen alternates between two), most recent first, by
-/// interned signature id (`State::signature_id`).
+/// rendered into a shadow map and the screen alternates between two), most recent first: per
+/// interned signature id (`State::signature_id`, never 0) the pipeline's id, an index into the
+/// state's pipeline table plus one (`State::render_pipeline_by_id`). 16 bytes: the table holds
+/// the pipelines, shared by every operation with the same program, state and targets.
 #[derive(Debug, Default)]
 pub(crate) struct PipelineMemo {
-    entries: [Option<(u32, u64, wgpu::RenderPipeline)>; 2],
+    /// `(signature id, pipeline id)`; signature id 0: empty.
+    entries: [(u32, u32); 2],
 }
 
 impl PipelineMemo {
-    /// The pipeline for signature `sig`, made the most recent; `None` if neither entry has it.
+    /// The pipeline id for signature `sig`, made the most recent; `None` if neither entry has
+    /// it.
     #[inline]
-    pub(crate) fn get(&mut self, sig: u32) -> Option<(u64, &wgpu::RenderPipeline)> {
-        if !matches!(&self.entries[0], Some((s, _, _)) if *s == sig) {
-            if !matches!(&self.entries[1], Some((s, _, _)) if *s == sig) {
+    pub(crate) fn get(&mut self, sig: u32) -> Option<u64> {
+        if sig == 0 {
+            return None;
+        }
+        if self.entries[0].0 != sig {
+            if self.entries[1].0 != sig {
                 return None;
             }
             self.entries.swap(0, 1);
         }
-        self.entries[0].as_ref().map(|(_, id, p)| (*id, p))
+        Some(u64::from(self.entries[0].1))
     }
 
-    /// The pipeline with id `id`, if either entry holds it (the fast record's, which keeps only
-    /// the id).
-    #[inline]
-    pub(crate) fn by_id(&self, id: u64) -> Option<&wgpu::RenderPipeline> {
-        self.entries
-            .iter()
-            .flatten()
-            .find(|(_, i, _)| *i == id)
-            .map(|(_, _, p)| p)
+    /// The most recent pipeline's id.
+    pub(crate) fn current(&self) -> Option<u64> {
+        let (sig, id) = self.entries[0];
+        (sig != 0).then_some(u64::from(id))
     }
 
-    /// The most recent pipeline, with its id.
-    pub(crate) fn current(&self) -> Option<(u64, &wgpu::RenderPipeline)> {
-        self.entries[0].as_ref().map(|(_, id, p)| (*id, p))
-    }
-
-    /// Remembers `pipeline` for signature `sig` as the most recent, forgetting the older entry.
-    pub(crate) fn insert(&mut self, sig: u32, id: u64, pipeline: wgpu::RenderPipeline) {
-        self.entries[1] = self.entries[0].take();
-        self.entries[0] = Some((sig, id, pipeline));
+    /// Remembers pipeline `id` for signature `sig` (not 0) as the most recent, forgetting the
+    /// older entry.
+    pub(crate) fn insert(&mut self, sig: u32, id: u32) {
+        self.entries[1] = self.entries[0];
+        self.entries[0] = (sig, id);
     }
 }
 
@@ -290,8 +292,8 @@ pub(crate) struct FastRecord {
     pub(crate) checked_at: u64,
     /// Invalidation epoch the record was made at (`u64::MAX`: invalid, or not eligible).
     pub(crate) valid_epoch: u64,
-    /// The pipeline's id (the operation's pipeline memo holds the pipeline: see
-    /// `PipelineMemo::by_id`).
+    /// The pipeline's id (the state's pipeline table holds the pipeline: see
+    /// `State::render_pipeline_by_id`).
     pub(crate) pipeline_id: u64,
     /// Interned target signature of the pipeline (0: none).
     pub(crate) signature_id: u32,

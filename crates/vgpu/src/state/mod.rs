@@ -65,7 +65,10 @@ pub(crate) struct State {
     /// check and one version compare.
     ops: SlotMap<OpKey, Operation>,
     programs: AHashMap<ProgramKey, Arc<Program>>,
-    pipelines: AHashMap<PipelineKey, (u64, wgpu::RenderPipeline)>,
+    /// Render pipeline ids by what they are made of (never removed: few).
+    pipelines: AHashMap<PipelineKey, u32>,
+    /// The render pipelines, by id − 1 (`pipeline::pipeline_by_id`).
+    render_pipelines: Vec<wgpu::RenderPipeline>,
     /// Distinct render states, shared by the draws that have them (never removed: few).
     render_states: ahash::AHashSet<Arc<operation::RenderStateKey>>,
     compute_pipelines: AHashMap<u64, (u64, wgpu::ComputePipeline)>,
@@ -101,6 +104,7 @@ impl State {
             ops: SlotMap::with_key(),
             programs: AHashMap::default(),
             pipelines: AHashMap::default(),
+            render_pipelines: Vec::new(),
             render_states: ahash::AHashSet::default(),
             compute_pipelines: AHashMap::default(),
             blocks: SecondaryMap::new(),

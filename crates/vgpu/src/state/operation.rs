@@ -124,15 +124,23 @@ pub(crate) fn group_values<'a>(
         })
 }
 
-/// Per-group recording state of an operation: its memoized bind group (which the fast record
-/// reads in place, with what the group's contents say about dynamic offsets) and its single
+/// Per-group recording state of an operation: its memoized bind group, which the fast record
+/// reads in place, with what the group's contents say about dynamic offsets and its single
 /// value.
 #[derive(Debug, Default)]
 #[repr(C)]
 pub(crate) struct GroupState {
     pub(crate) memo: GroupMemo,
-    /// Exactly one value, which takes the group's only dynamic offset (fast path): its owner.
-    pub(crate) single_value: Option<OwnerKey>,
+}
+
+impl GroupState {
+    /// The owner of the group's only value when it takes the group's only dynamic offset (the
+    /// fast path's groups), from the operation's `contents`.
+    #[inline]
+    pub(crate) fn single_value(&self, contents: &[BindingContent]) -> Option<OwnerKey> {
+        let index = usize::from(self.memo.single).checked_sub(1)?;
+        contents.get(index)?.owner()
+    }
 }
 
 /// Render-only parts of an operation (its counts are in the fast record).
@@ -246,8 +254,16 @@ pub(crate) struct Operation {
     pub(crate) kind: OperationKind,
     pub(crate) label: Label,
     pub(crate) program: Arc<Program>,
-    pub(crate) contents: Box<[BindingContent]>,
+    /// What each binding holds, by binding index: inline for up to two bindings (a draw with a
+    /// camera and its own value keeps no separate heap block).
+    pub(crate) contents: Contents,
 }
+
+/// An operation's binding contents, in binding order.
+pub(crate) type Contents = smallvec::SmallVec<[BindingContent; INLINE_CONTENTS]>;
+
+/// Bindings whose contents an operation keeps inline.
+const INLINE_CONTENTS: usize = 2;
 
 impl Operation {
     /// The render-only parts (`None` for a compute).
@@ -292,8 +308,18 @@ impl Operation {
                 (Some((owner, Some(0))), None) if dynamic == 1 => Some(owner),
                 _ => None,
             };
+            // Its binding index plus one, if it fits the memo's `u8` (else the group takes the
+            // general path).
+            let first_binding = program.groups.get(gi).map_or(0, |g| g.first);
+            let single_index = single
+                .and_then(|owner| {
+                    let rest = contents.get(first_binding..)?;
+                    rest.iter().position(|c| c.owner() == Some(owner))
+                })
+                .and_then(|i| u8::try_from(first_binding + i + 1).ok());
+            let single = single.filter(|_| single_index.is_some());
             state.memo.dynamic_offsets = dynamic.min(usize::from(u8::MAX)) as u8;
-            state.single_value = single;
+            state.memo.single = single_index.unwrap_or(0);
             state.memo.fast = dynamic == 1 && (single.is_some() || first.is_none());
         }
         let simple = self.render().is_some_and(RenderInfo::without_geometry);
@@ -338,15 +364,16 @@ impl Operation {
         let OperationKind::Render(render) = &self.kind else {
             return;
         };
-        let Some((pipeline_id, _)) = render.pipelines.current() else {
+        let Some(pipeline_id) = render.pipelines.current() else {
             return;
         };
         for g in self.groups.iter_mut(self.fast.groups_len) {
             if !g.memo.fast || !g.memo.current(epoch) {
                 return;
             }
+            let single = g.single_value(&self.contents);
             let m = &mut g.memo;
-            match g.single_value {
+            match single {
                 Some(owner) => {
                     let Some(stamp_slot) = engine.stamp_slot(owner) else {
                         return;
@@ -536,18 +563,18 @@ mod tests {
     use super::{BindingContent, FastRecord, GroupMemo, GroupState, Operation, RenderInfo};
 
     /// A static draw's record (two groups inline) stays compact (the records of 100 000 draws
-    /// pack densely): the fast record 48, a group 72 (its memo 64), render parts 64 (geometry
-    /// boxed), 320 in all; a binding's content 24 (in a box). A field added to the record must fit or move out of line.
+    /// pack densely): the fast record 48, a group 64 (its memo), render parts 32 (geometry
+    /// boxed, pipelines in the state's table), up to two bindings' contents inline (24 each),
+    /// 312 in all. A field added to the record must fit or move out of line.
     #[test]
     fn operation_record_sizes() {
         assert_eq!(size_of::<FastRecord>(), 48);
         assert_eq!(size_of::<GroupMemo>(), 64);
-        assert_eq!(size_of::<GroupState>(), 72);
-        assert_eq!(size_of::<RenderInfo>(), 64);
-        // Each binding's content, in the operation's `contents` box.
+        assert_eq!(size_of::<GroupState>(), 64);
+        assert_eq!(size_of::<RenderInfo>(), 32);
         assert_eq!(size_of::<BindingContent>(), 24);
         assert!(
-            size_of::<Operation>() <= 320,
+            size_of::<Operation>() <= 312,
             "Operation is {} bytes",
             size_of::<Operation>()
         );

@@ -24,7 +24,7 @@ impl State {
     }
 
     /// The pipeline of operation `key` for `sig`, when its memo does not hold it: from the
-    /// shared cache, or created. Stores it in the operation's memo and returns its id.
+    /// shared cache, or created. Stores its id in the operation's memo and returns it (0: the operation is gone).
     #[cold]
     pub(crate) fn render_pipeline(&mut self, key: OpKey, sig: TargetSignature) -> Result<u64> {
         let sig_id = self.signature_id(sig);
@@ -37,22 +37,30 @@ impl State {
         self.ctx.stats().pipeline_cache_lookups.bump();
         let program = op.program.clone();
         let cache_key: PipelineKey = (program.id, render.state_key.clone(), sig);
-        if let Some((id, p)) = self.pipelines.get(&cache_key) {
-            let (id, p) = (*id, p.clone());
+        if let Some(&id) = self.pipelines.get(&cache_key) {
             if let Some(r) = self.ops.get_mut(key).and_then(|o| o.render_mut()) {
-                r.pipelines.insert(sig_id, id, p);
+                r.pipelines.insert(sig_id, id);
             }
-            return Ok(id);
+            return Ok(u64::from(id));
         }
         let state = render.state_key.clone();
         let label = op.label.clone();
         let pipeline = create_render_pipeline(&self.ctx, &program, &state, sig, &label)?;
-        let id = self.next_id();
-        self.pipelines.insert(cache_key, (id, pipeline.clone()));
+        // Ids are table positions plus one: at most `u32::MAX` distinct pipelines.
+        let Ok(id) = u32::try_from(self.render_pipelines.len() + 1) else {
+            return Err(vgpu_core::DeviceError::OutOfMemory {
+                operation: "create_render_pipeline",
+                label: label.to_string(),
+                description: "more than u32::MAX render pipelines".to_owned(),
+            }
+            .into());
+        };
+        self.render_pipelines.push(pipeline);
+        self.pipelines.insert(cache_key, id);
         if let Some(r) = self.ops.get_mut(key).and_then(|o| o.render_mut()) {
-            r.pipelines.insert(sig_id, id, pipeline);
+            r.pipelines.insert(sig_id, id);
         }
-        Ok(id)
+        Ok(u64::from(id))
     }
 
     /// The compute pipeline of operation `key` (memoized per operation, cached per program).
@@ -96,6 +104,15 @@ impl State {
         }
         Ok(Some(entry))
     }
+}
+
+/// The render pipeline with id `id` in `table` (the state's `render_pipelines`; ids start at 1).
+#[inline]
+pub(crate) fn pipeline_by_id(
+    table: &[wgpu::RenderPipeline],
+    id: u64,
+) -> Option<&wgpu::RenderPipeline> {
+    table.get(usize::try_from(id).ok()?.checked_sub(1)?)
 }
 
 /// Creates the render pipeline of `program` with render state `state` for targets of `sig`.

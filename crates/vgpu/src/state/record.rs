@@ -19,6 +19,7 @@ use super::State;
 use super::inspect::Inspector;
 use super::memo::{BuiltGroup, FAST_GROUPS, FastRecord, GroupMemo, MEMO_VALUES, ValuePages};
 use super::operation::{BindingContent, GroupState, OpKey, Operation, group_values};
+use super::pipeline::pipeline_by_id;
 use super::program::Program;
 use super::resources::HeldResource;
 use crate::descriptors::{DrawRange, TargetSignature};
@@ -184,7 +185,12 @@ impl State {
         signature_id: u32,
     ) -> bool {
         let epoch = self.bind.invalidation_epoch();
-        let State { ops, engine, .. } = self;
+        let State {
+            ops,
+            engine,
+            render_pipelines,
+            ..
+        } = self;
         let Some(op) = ops.get_mut(key) else {
             return false;
         };
@@ -210,10 +216,7 @@ impl State {
         }
         let fast = &op.fast;
         if bound.pipeline != fast.pipeline_id {
-            let Some(p) = op
-                .render()
-                .and_then(|r| r.pipelines.by_id(fast.pipeline_id))
-            else {
+            let Some(p) = pipeline_by_id(render_pipelines, fast.pipeline_id) else {
                 return false;
             };
             rec.set_pipeline(p);
@@ -251,6 +254,7 @@ impl State {
             bind,
             page_resources,
             inspect,
+            render_pipelines,
             ..
         } = self;
         let Some(op) = ops.get_mut(key) else {
@@ -274,7 +278,10 @@ impl State {
             return Ok(());
         };
         let (vertex_count, instance_count) = (op.fast.vertex_count, op.fast.instance_count);
-        if let Some((pid, pipeline)) = render.pipelines.current() {
+        let current = render.pipelines.current();
+        if let Some((pid, pipeline)) =
+            current.and_then(|id| Some((id, pipeline_by_id(render_pipelines, id)?)))
+        {
             if bound.pipeline != pid {
                 rec.set_pipeline(pipeline);
                 bound.pipeline = pid;
@@ -429,7 +436,7 @@ fn record_picked<R: Recorder>(
         let Some(groups) = op.groups.head.get_mut(..usize::from(n)) else {
             return false;
         };
-        return catch_up_and_set(groups, engine, rec, bound);
+        return catch_up_and_set(groups, &op.contents, engine, rec, bound);
     };
     let Some((group, id)) = g0.memo.chosen(p0.other) else {
         return false;
@@ -501,11 +508,12 @@ fn pick_slot(g: &GroupMemo, stamps: &[u64], shared: &ResolvedValue) -> Option<Pi
 #[inline(never)]
 fn catch_up_and_set<R: Recorder>(
     groups: &mut [GroupState],
+    contents: &[BindingContent],
     engine: &mut UniformEngine,
     rec: &mut R,
     bound: &mut PassBindings,
 ) -> bool {
-    if !catch_up_groups(groups, engine, &mut bound.resolved) {
+    if !catch_up_groups(groups, contents, engine, &mut bound.resolved) {
         return false;
     }
     for (gi, g) in groups.iter().enumerate() {
@@ -524,6 +532,7 @@ fn catch_up_and_set<R: Recorder>(
 #[inline(never)]
 fn catch_up_groups(
     groups: &mut [GroupState],
+    contents: &[BindingContent],
     engine: &mut UniformEngine,
     resolved: &mut [ResolvedValue; FAST_GROUPS],
 ) -> bool {
@@ -549,7 +558,7 @@ fn catch_up_groups(
             current = false;
         }
     }
-    current || resolve_moved_values(groups, engine, resolved)
+    current || resolve_moved_values(groups, contents, engine, resolved)
 }
 
 /// Resolves again each group's owner of a fast record whose stamp moved, and memoizes the offset
@@ -558,17 +567,18 @@ fn catch_up_groups(
 #[inline(never)]
 fn resolve_moved_values(
     groups: &mut [GroupState],
+    contents: &[BindingContent],
     engine: &mut UniformEngine,
     shared: &mut [ResolvedValue; FAST_GROUPS],
 ) -> bool {
     for (g, c) in groups.iter_mut().zip(shared) {
-        let m = &mut g.memo;
-        if engine.stamps().get(m.stamp_slot as usize) == Some(&m.stamp) {
+        if engine.stamps().get(g.memo.stamp_slot as usize) == Some(&g.memo.stamp) {
             continue;
         }
-        let Some(owner) = g.single_value else {
+        let Some(owner) = g.single_value(contents) else {
             return false;
         };
+        let m = &mut g.memo;
         // A value that changed resolves through the full path (capture), usually to the same
         // page: the memoized group still applies.
         let Ok(slot) = engine.resolve(owner) else {
@@ -667,7 +677,7 @@ fn record_groups<R: Recorder>(
         .enumerate()
         .take(MAX_GROUPS)
     {
-        match (g.single_value, pinning) {
+        match (g.single_value(src.contents), pinning) {
             // The group's only dynamic offset belongs to its only value (the common per-object
             // or per-view struct). Same semantics as the general path.
             (Some(owner), false) => {
@@ -742,7 +752,7 @@ fn record_group<R: Recorder>(
     }
     if !same {
         // A single value taking the only dynamic offset (or none) needs no per-value memo.
-        let single = g.single_value.is_some() || resolved.is_empty();
+        let single = g.single_value(src.contents).is_some() || resolved.is_empty();
         let built = build_group(src, gi, &resolved, binder)?;
         g.memo.install(built, src.epoch, single, false);
     }
