@@ -127,7 +127,8 @@ fn every_mode_and_scenario_prints_the_contract_line_with_its_counters() {
                 // One object's 64 bytes in one write.
                 (_, "one-changes") => assert_eq!((writes, bytes), (1.0, 64.0), "{line}"),
                 // Every object's 64 bytes: one write per object in buffer mode, else one per
-                // dirty page of 256-byte slots (300 × 256 B in one or two 64 KiB pages).
+                // dirty page of 256-byte slots (300 × 256 B: one 256 KiB page, or two where a page starts
+                // part-used).
                 ("buffer", "all-change") => assert_eq!((writes, bytes), (300.0, 300.0 * 64.0)),
                 (_, "all-change") => {
                     assert!((1.0..=2.0).contains(&writes), "{line}");

@@ -5,7 +5,7 @@
 /// bounds on live slots and pages).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct EngineConfig {
-    /// Bytes per uniform page (default 64 KiB). Rounded down to whole slots of the page's size
+    /// Bytes per uniform page (default 256 KiB). Rounded down to whole slots of the page's size
     /// class, raised to one slot when a slot is larger, and clamped to the device's
     /// `max_buffer_size` and to `u32::MAX` (dynamic offsets are `u32`).
     pub page_size: u64,
@@ -23,8 +23,12 @@ pub struct EngineConfig {
 }
 
 impl EngineConfig {
-    /// Default page size: 64 KiB (wgpu's default `max_uniform_buffer_binding_size`).
-    pub const DEFAULT_PAGE_SIZE: u64 = 64 * 1024;
+    /// Default page size: 256 KiB, 1 024 slots where uniform offsets align to 256 bytes (4 096
+    /// where they align to 64): a thousand objects whose values all change upload in one write
+    /// (each page takes its own `write_buffer`, and wgpu allocates for each), and share one
+    /// bind group per layout. A page is not bound whole (each binding covers one value), so
+    /// `max_uniform_buffer_binding_size` does not limit it.
+    pub const DEFAULT_PAGE_SIZE: u64 = 256 * 1024;
     /// Default number of retained extra slots per owner.
     pub const DEFAULT_MAX_EXTRA_SLOTS: usize = 8;
     /// Default number of idle submissions after which an extra slot is reclaimed.

@@ -257,11 +257,12 @@ fn a_per_pass_camera_on_two_pages_is_seen_by_every_draw_of_each_pass() {
     let Some(gpu) = vgpu_tests::real_gpu() else {
         return;
     };
-    // More draws than a 64 KiB uniform page has slots (one per value, at the device's
-    // dynamic-offset alignment): the camera's home page fills up.
+    // More draws than a uniform page has slots (one per value, at the device's dynamic-offset
+    // alignment): the camera's home page fills up.
     let align = gpu.device().limits().min_uniform_buffer_offset_alignment;
+    let page = vgpu_uniforms::EngineConfig::DEFAULT_PAGE_SIZE as u32;
     const W: u32 = 64;
-    let h = (64 * 1024 / align.max(16)) / W + 1;
+    let h = (page / align.max(16)) / W + 1;
     let camera = gpu
         .uniforms_labeled("camera", value! { tint: [0.0, 0.0, 0.0, 0.0] })
         .unwrap();

@@ -163,12 +163,20 @@ fn f_bundle_keeps_draws_blocks_and_buffers_alive_after_the_user_drops_them() {
     let other = gpu.target(8, 8).expect("other");
     let (pages_before, created_before) = (gpu.uniform_gauges().pages, gpu.stats().pages_created);
     let mut peak = 0;
+    // Enough objects to need pages of their own at the device's slot alignment: two pages'
+    // worth of slots (each object also sets a paint value in the same pages).
+    let align = u64::from(
+        gpu.device()
+            .limits()
+            .min_uniform_buffer_offset_alignment
+            .max(16),
+    );
+    let objects = (2 * vgpu_uniforms::EngineConfig::DEFAULT_PAGE_SIZE / align) as usize;
     for round in 0..3 {
         let camera = gpu
             .uniforms(value! { view_projection: Mat4::IDENTITY })
             .expect("camera");
-        // Enough objects to need pages of their own at any slot alignment (3 000 × 256 B).
-        let temp: Vec<Draw> = (0..3000)
+        let temp: Vec<Draw> = (0..objects)
             .map(|i| {
                 let d = gpu.draw(&shader, DrawDesc::default()).expect("draw");
                 d.set("frame", &camera).expect("frame");
