@@ -7,7 +7,7 @@
 #   benches/callgrind-ratio.sh [--scenario static] [--draws 1000] [--passes 2]
 #                              [--modes raw,struct,typed,buffer] [--f1 20] [--f2 120]
 #                              [--warmup 3] [--bin target/release/uniform-capture]
-#                              [--without-realloc]
+#                              [--without-realloc] [--vector-copies]
 #
 # Needs valgrind (apt-get install -y valgrind). Without --bin it builds the release binary.
 # One line per mode:
@@ -15,10 +15,14 @@
 # --without-realloc adds a line per mode, marked `(realloc left out)`, with glibc's `realloc`
 # (inclusive) left out of both runs: the copies it makes when wgpu-core's per-pass command vectors grow depend on the heap's
 # layout, not on the code measured (a diagnosis aid; the targets use the first line).
+# --vector-copies runs every mode with glibc's `rep movsb` threshold out of reach, so `memcpy`
+# copies with vector moves: callgrind counts one instruction per `rep movsb` iteration (per
+# byte), so `realloc`'s copies otherwise weigh about 32 times what they cost the CPU, and the
+# ratios swing by several hundredths between builds of the same code (a diagnosis aid too).
 set -euo pipefail
 
 scenario=static draws=1000 passes=2 modes=raw,struct,typed,buffer f1=20 f2=120 warmup=3 bin=""
-without_realloc=0
+without_realloc=0 tunables=glibc.malloc.mmap_threshold=131072
 while [ $# -gt 0 ]; do
   case "$1" in
     --scenario) scenario=$2; shift 2 ;;
@@ -30,7 +34,8 @@ while [ $# -gt 0 ]; do
     --warmup) warmup=$2; shift 2 ;;
     --bin) bin=$2; shift 2 ;;
     --without-realloc) without_realloc=1; shift ;;
-    -h | --help) sed -n '2,16p' "$0"; exit 0 ;;
+    --vector-copies) tunables=$tunables:glibc.cpu.x86_rep_movsb_threshold=4294967295; shift ;;
+    -h | --help) sed -n '2,20p' "$0"; exit 0 ;;
     *) echo "callgrind-ratio: unknown argument $1 (try --help)" >&2; exit 2 ;;
   esac
 done
@@ -48,7 +53,7 @@ instructions() { # mode frames
   local out="$tmp/$1-$2.out"
   # A fixed mmap threshold: glibc otherwise moves it with the run's allocations, and the copies
   # realloc makes (wgpu's per-pass vectors) then differ between the two runs.
-  GLIBC_TUNABLES=glibc.malloc.mmap_threshold=131072 \
+  GLIBC_TUNABLES=$tunables \
     valgrind --tool=callgrind --callgrind-out-file="$out" "$bin" --mode "$1" \
     --scenario "$scenario" --draws "$draws" --passes "$passes" --frames "$2" \
     --warmup "$warmup" --backend noop --json >/dev/null 2>"$tmp/log" \
