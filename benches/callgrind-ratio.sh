@@ -13,8 +13,9 @@
 # One line per mode:
 #   static              1000x2 struct       3,349,791 Ir/frame   1674.9 Ir/draw  1.083x raw
 # --without-realloc adds a line per mode, marked `(realloc left out)`, with glibc's `realloc`
-# (inclusive) left out of both runs: the copies it makes when wgpu-core's per-pass command vectors grow depend on the heap's
-# layout, not on the code measured (a diagnosis aid; the targets use the first line).
+# (inclusive) left out of both runs: the copies it makes when wgpu-core's per-pass command
+# vectors grow depend on the heap's layout, not on the code measured (a diagnosis aid; the
+# targets use the first line).
 # --vector-copies runs every mode with glibc's `rep movsb` threshold out of reach, so `memcpy`
 # copies with vector moves: callgrind counts one instruction per `rep movsb` iteration (per
 # byte), so `realloc`'s copies otherwise weigh about 32 times what they cost the CPU, and the
@@ -35,7 +36,7 @@ while [ $# -gt 0 ]; do
     --bin) bin=$2; shift 2 ;;
     --without-realloc) without_realloc=1; shift ;;
     --vector-copies) tunables=$tunables:glibc.cpu.x86_rep_movsb_threshold=4294967295; shift ;;
-    -h | --help) sed -n '2,20p' "$0"; exit 0 ;;
+    -h | --help) awk 'NR > 1 && !/^#/ { exit } NR > 1' "$0"; exit 0 ;;
     *) echo "callgrind-ratio: unknown argument $1 (try --help)" >&2; exit 2 ;;
   esac
 done
