@@ -112,10 +112,10 @@ pub(crate) struct GroupMemo {
     pub(crate) dynamic_offsets: u8,
     /// The binding index plus one of the group's only value when it takes the group's only
     /// dynamic offset (0: none, or past index 254: the group takes the general path; see
-    /// `GroupState::single_value`). From the contents, kept in the memo's padding.
+    /// `GroupMemo::single_value`). From the contents, kept in the memo's padding.
     pub(crate) single: u8,
     /// The fast record can bind the group: it holds one value taking its only dynamic offset
-    /// (`GroupState::single_value`), or no value and one dynamic offset (user-owned resources,
+    /// (`GroupMemo::single_value`), or no value and one dynamic offset (user-owned resources,
     /// bound at offset 0).
     pub(crate) fast: bool,
 }
@@ -238,7 +238,7 @@ impl GroupMemo {
 /// The render pipelines of an operation for its two most recent target signatures (a draw
 /// rendered into a shadow map and the screen alternates between two), most recent first: per
 /// interned signature id (`State::signature_id`, never 0) the pipeline's id, an index into the
-/// state's pipeline table plus one (`State::render_pipeline_by_id`). 16 bytes: the table holds
+/// state's pipeline table plus one (`pipeline::pipeline_by_id`). 16 bytes: the table holds
 /// the pipelines, shared by every operation with the same program, state and targets.
 #[derive(Debug, Default)]
 pub(crate) struct PipelineMemo {
@@ -293,7 +293,7 @@ pub(crate) struct FastRecord {
     /// Invalidation epoch the record was made at (`u64::MAX`: invalid, or not eligible).
     pub(crate) valid_epoch: u64,
     /// The pipeline's id (the state's pipeline table holds the pipeline: see
-    /// `State::render_pipeline_by_id`).
+    /// `pipeline::pipeline_by_id`).
     pub(crate) pipeline_id: u64,
     /// Interned target signature of the pipeline (0: none).
     pub(crate) signature_id: u32,

@@ -100,45 +100,38 @@ impl BindingContent {
     }
 }
 
-/// The owners group `gi` of an operation binds, each with the position of its offset among the
-/// group's dynamic offsets (`None`: bound without one), in binding order.
+/// The owners group `gi` of an operation binds, each with its binding index and the position of
+/// its offset among the group's dynamic offsets (`None`: bound without one), in binding order.
 pub(crate) fn group_values<'a>(
     program: &'a Program,
     contents: &'a [BindingContent],
     gi: usize,
-) -> impl Iterator<Item = (OwnerKey, Option<usize>)> + 'a {
+) -> impl Iterator<Item = (usize, OwnerKey, Option<usize>)> + 'a {
     let range = program
         .groups
         .get(gi)
         .map_or(0..0, |g| g.first..g.first + g.len);
     let mut dynamic = 0usize;
+    let first = range.start;
     program.bindings[range.clone()]
         .iter()
         .zip(&contents[range])
-        .filter_map(move |(pb, content)| {
+        .enumerate()
+        .filter_map(move |(i, (pb, content))| {
             let index = pb.dynamic.then(|| {
                 dynamic += 1;
                 dynamic - 1
             });
-            content.owner().map(|owner| (owner, index))
+            content.owner().map(|owner| (first + i, owner, index))
         })
 }
 
-/// Per-group recording state of an operation: its memoized bind group, which the fast record
-/// reads in place, with what the group's contents say about dynamic offsets and its single
-/// value.
-#[derive(Debug, Default)]
-#[repr(C)]
-pub(crate) struct GroupState {
-    pub(crate) memo: GroupMemo,
-}
-
-impl GroupState {
+impl GroupMemo {
     /// The owner of the group's only value when it takes the group's only dynamic offset (the
     /// fast path's groups), from the operation's `contents`.
     #[inline]
     pub(crate) fn single_value(&self, contents: &[BindingContent]) -> Option<OwnerKey> {
-        let index = usize::from(self.memo.single).checked_sub(1)?;
+        let index = usize::from(self.single).checked_sub(1)?;
         contents.get(index)?.owner()
     }
 }
@@ -199,18 +192,18 @@ impl RenderInfo {
     }
 }
 
-/// An operation's group states, in group order: the first [`FAST_GROUPS`] inline (all a fast
+/// An operation's group memos, in group order: the first [`FAST_GROUPS`] inline (all a fast
 /// record reads, at fixed places), the others up to [`MAX_GROUPS`] in a box that only
 /// operations with more groups have. Its length is `FastRecord::groups_len`.
 #[derive(Debug, Default)]
 #[repr(C)]
 pub(crate) struct Groups {
-    pub(crate) head: [GroupState; FAST_GROUPS],
-    tail: Option<Box<[GroupState; MAX_GROUPS - FAST_GROUPS]>>,
+    pub(crate) head: [GroupMemo; FAST_GROUPS],
+    tail: Option<Box<[GroupMemo; MAX_GROUPS - FAST_GROUPS]>>,
 }
 
 impl Groups {
-    /// `len` default group states.
+    /// `len` empty group memos.
     fn new(len: usize) -> Self {
         Groups {
             head: Default::default(),
@@ -218,9 +211,9 @@ impl Groups {
         }
     }
 
-    /// The first `len` group states (`len` is the operation's group count, at most
+    /// The first `len` group memos (`len` is the operation's group count, at most
     /// [`MAX_GROUPS`]), in order.
-    pub(crate) fn iter_mut(&mut self, len: u8) -> impl Iterator<Item = &mut GroupState> {
+    pub(crate) fn iter_mut(&mut self, len: u8) -> impl Iterator<Item = &mut GroupMemo> {
         let len = usize::from(len).min(MAX_GROUPS);
         let head = len.min(FAST_GROUPS);
         let tail = match self.tail.as_deref_mut() {
@@ -294,7 +287,7 @@ impl Operation {
             groups,
             ..
         } = self;
-        for (gi, state) in groups.iter_mut(len).enumerate() {
+        for (gi, memo) in groups.iter_mut(len).enumerate() {
             let dynamic = program.groups.get(gi).map_or(0, |g| {
                 program.bindings[g.first..g.first + g.len]
                     .iter()
@@ -304,29 +297,22 @@ impl Operation {
             let mut values = group_values(program, contents, gi);
             let (first, second) = (values.next(), values.next());
             drop(values);
+            // The single value's binding index plus one, if it fits the memo's `u8` (else the
+            // group takes the general path).
             let single = match (first, second) {
-                (Some((owner, Some(0))), None) if dynamic == 1 => Some(owner),
+                (Some((binding, _, Some(0))), None) if dynamic == 1 => {
+                    u8::try_from(binding + 1).ok()
+                }
                 _ => None,
             };
-            // Its binding index plus one, if it fits the memo's `u8` (else the group takes the
-            // general path).
-            let first_binding = program.groups.get(gi).map_or(0, |g| g.first);
-            let single_index = single
-                .and_then(|owner| {
-                    let rest = contents.get(first_binding..)?;
-                    rest.iter().position(|c| c.owner() == Some(owner))
-                })
-                .and_then(|i| u8::try_from(first_binding + i + 1).ok());
-            let single = single.filter(|_| single_index.is_some());
-            state.memo.dynamic_offsets = dynamic.min(usize::from(u8::MAX)) as u8;
-            state.memo.single = single_index.unwrap_or(0);
-            state.memo.fast = dynamic == 1 && (single.is_some() || first.is_none());
+            memo.dynamic_offsets = dynamic.min(usize::from(u8::MAX)) as u8;
+            memo.single = single.unwrap_or(0);
+            memo.fast = dynamic == 1 && (single.is_some() || first.is_none());
         }
         let simple = self.render().is_some_and(RenderInfo::without_geometry);
         self.fast.invalidate();
-        self.fast.eligible = simple
-            && usize::from(len) <= FAST_GROUPS
-            && self.groups.iter_mut(len).all(|g| g.memo.fast);
+        self.fast.eligible =
+            simple && usize::from(len) <= FAST_GROUPS && self.groups.iter_mut(len).all(|g| g.fast);
     }
 
     /// A binding's content changed: memos and bundles recorded under the previous revision no
@@ -334,7 +320,7 @@ impl Operation {
     pub(crate) fn bindings_changed(&mut self) {
         self.bindings_rev += 1;
         for g in self.groups.iter_mut(self.fast.groups_len) {
-            g.memo.forget();
+            g.forget();
         }
         self.fast.invalidate();
     }
@@ -368,24 +354,22 @@ impl Operation {
             return;
         };
         for g in self.groups.iter_mut(self.fast.groups_len) {
-            if !g.memo.fast || !g.memo.current(epoch) {
+            if !g.fast || !g.current(epoch) {
                 return;
             }
-            let single = g.single_value(&self.contents);
-            let m = &mut g.memo;
-            match single {
+            match g.single_value(&self.contents) {
                 Some(owner) => {
                     let Some(stamp_slot) = engine.stamp_slot(owner) else {
                         return;
                     };
                     // Stamps start at 1: the first record resolves the owner.
-                    m.stamp = 0;
-                    m.stamp_slot = stamp_slot;
+                    g.stamp = 0;
+                    g.stamp_slot = stamp_slot;
                 }
                 // No value: bound at offset 0 while the memo holds (the fixed stamp never moves).
                 None => {
-                    (m.stamp_slot, m.stamp) = engine.fixed_stamp();
-                    m.offset = 0;
+                    (g.stamp_slot, g.stamp) = engine.fixed_stamp();
+                    g.offset = 0;
                 }
             }
         }
@@ -560,17 +544,16 @@ impl State {
 mod tests {
     use std::mem::size_of;
 
-    use super::{BindingContent, FastRecord, GroupMemo, GroupState, Operation, RenderInfo};
+    use super::{BindingContent, FastRecord, GroupMemo, Operation, RenderInfo};
 
     /// A static draw's record (two groups inline) stays compact (the records of 100 000 draws
-    /// pack densely): the fast record 48, a group 64 (its memo), render parts 32 (geometry
+    /// pack densely): the fast record 48, a group's memo 64, render parts 32 (geometry
     /// boxed, pipelines in the state's table), up to two bindings' contents inline (24 each),
     /// 312 in all. A field added to the record must fit or move out of line.
     #[test]
     fn operation_record_sizes() {
         assert_eq!(size_of::<FastRecord>(), 48);
         assert_eq!(size_of::<GroupMemo>(), 64);
-        assert_eq!(size_of::<GroupState>(), 64);
         assert_eq!(size_of::<RenderInfo>(), 32);
         assert_eq!(size_of::<BindingContent>(), 24);
         assert!(

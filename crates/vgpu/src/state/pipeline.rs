@@ -24,7 +24,8 @@ impl State {
     }
 
     /// The pipeline of operation `key` for `sig`, when its memo does not hold it: from the
-    /// shared cache, or created. Stores its id in the operation's memo and returns it (0: the operation is gone).
+    /// shared cache, or created. Stores its id in the operation's memo and returns it (0: the
+    /// operation is gone).
     #[cold]
     pub(crate) fn render_pipeline(&mut self, key: OpKey, sig: TargetSignature) -> Result<u64> {
         let sig_id = self.signature_id(sig);

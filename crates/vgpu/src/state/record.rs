@@ -18,7 +18,7 @@ use vgpu_uniforms::{BufferKey, OwnerKey, SlotRef, UniformEngine};
 use super::State;
 use super::inspect::Inspector;
 use super::memo::{BuiltGroup, FAST_GROUPS, FastRecord, GroupMemo, MEMO_VALUES, ValuePages};
-use super::operation::{BindingContent, GroupState, OpKey, Operation, group_values};
+use super::operation::{BindingContent, OpKey, Operation, group_values};
 use super::pipeline::pipeline_by_id;
 use super::program::Program;
 use super::resources::HeldResource;
@@ -201,15 +201,15 @@ impl State {
         if fast.checked_at == token && fast.signature_id == signature_id {
             // Nothing moved since this record's stamps were last found current (a static
             // frame's draws): its one or two groups bind their memoized offsets.
-            let Some(group) = &g0.memo.group else {
+            let Some(group) = &g0.group else {
                 return false;
             };
-            set_single(rec, bound, 0, g0.memo.group_id(), group, &g0.memo.offset);
+            set_single(rec, bound, 0, g0.group_id(), group, &g0.offset);
             if fast.groups_len == 2 {
-                let Some(group) = &g1.memo.group else {
+                let Some(group) = &g1.group else {
                     return false;
                 };
-                set_single(rec, bound, 1, g1.memo.group_id(), group, &g1.memo.offset);
+                set_single(rec, bound, 1, g1.group_id(), group, &g1.offset);
             }
         } else if !record_checked(op, engine, rec, bound, (epoch, clock), signature_id) {
             return false;
@@ -389,21 +389,20 @@ fn record_checked<R: Recorder>(
     // stamp held: the block's slot, on the memo's current page or its other page.
     if n == 2
         && r0.clock == clock
-        && r0.stamp_slot == g0.memo.stamp_slot
-        && stamps.get(g1.memo.stamp_slot as usize) == Some(&g1.memo.stamp)
+        && r0.stamp_slot == g0.stamp_slot
+        && stamps.get(g1.stamp_slot as usize) == Some(&g1.stamp)
     {
-        let group0 = if r0.group_id == g0.memo.group_id() {
-            g0.memo.group.as_ref()
+        let group0 = if r0.group_id == g0.group_id() {
+            g0.group.as_ref()
         } else {
-            g0.memo
-                .other()
+            g0.other()
                 .filter(|o| o.id.get() == r0.group_id)
                 .map(|o| &o.group)
         };
-        if let (Some(group0), Some(group1)) = (group0, &g1.memo.group) {
+        if let (Some(group0), Some(group1)) = (group0, &g1.group) {
             let (id0, offset0) = (r0.group_id, r0.offset);
             set_single(rec, bound, 0, id0, group0, &offset0);
-            set_single(rec, bound, 1, g1.memo.group_id(), group1, &g1.memo.offset);
+            set_single(rec, bound, 1, g1.group_id(), group1, &g1.offset);
             return true;
         }
     }
@@ -425,8 +424,8 @@ fn record_picked<R: Recorder>(
     let [g0, g1] = &op.groups.head;
     let [r0, r1] = &bound.resolved;
     let picked = match n {
-        2 => pick_slot(&g0.memo, stamps, r0).zip(pick_slot(&g1.memo, stamps, r1)),
-        1 => pick_slot(&g0.memo, stamps, r0).map(|p0| (p0, Picked::FRESH)),
+        2 => pick_slot(g0, stamps, r0).zip(pick_slot(g1, stamps, r1)),
+        1 => pick_slot(g0, stamps, r0).map(|p0| (p0, Picked::FRESH)),
         0 => return true,
         _ => return false,
     };
@@ -438,12 +437,12 @@ fn record_picked<R: Recorder>(
         };
         return catch_up_and_set(groups, &op.contents, engine, rec, bound);
     };
-    let Some((group, id)) = g0.memo.chosen(p0.other) else {
+    let Some((group, id)) = g0.chosen(p0.other) else {
         return false;
     };
     set_single(rec, bound, 0, id, group, &p0.offset);
     if n == 2 {
-        let Some((group, id)) = g1.memo.chosen(p1.other) else {
+        let Some((group, id)) = g1.chosen(p1.other) else {
             return false;
         };
         set_single(rec, bound, 1, id, group, &p1.offset);
@@ -507,7 +506,7 @@ fn pick_slot(g: &GroupMemo, stamps: &[u64], shared: &ResolvedValue) -> Option<Pi
 /// `false`: the full path must run.
 #[inline(never)]
 fn catch_up_and_set<R: Recorder>(
-    groups: &mut [GroupState],
+    groups: &mut [GroupMemo],
     contents: &[BindingContent],
     engine: &mut UniformEngine,
     rec: &mut R,
@@ -517,10 +516,10 @@ fn catch_up_and_set<R: Recorder>(
         return false;
     }
     for (gi, g) in groups.iter().enumerate() {
-        let Some(group) = &g.memo.group else {
+        let Some(group) = &g.group else {
             return false;
         };
-        set_single(rec, bound, gi, g.memo.group_id(), group, &g.memo.offset);
+        set_single(rec, bound, gi, g.group_id(), group, &g.offset);
     }
     true
 }
@@ -531,15 +530,14 @@ fn catch_up_and_set<R: Recorder>(
 /// resolve (`resolve_moved_values`). `false`: the full path must run.
 #[inline(never)]
 fn catch_up_groups(
-    groups: &mut [GroupState],
+    groups: &mut [GroupMemo],
     contents: &[BindingContent],
     engine: &mut UniformEngine,
     resolved: &mut [ResolvedValue; FAST_GROUPS],
 ) -> bool {
     let stamps = engine.stamps();
     let mut current = true;
-    for (g, c) in groups.iter_mut().zip(resolved.iter()) {
-        let m = &mut g.memo;
+    for (m, c) in groups.iter_mut().zip(resolved.iter()) {
         let stamp = stamps.get(m.stamp_slot as usize).copied();
         if stamp == Some(m.stamp) {
             continue;
@@ -566,19 +564,18 @@ fn catch_up_groups(
 /// memoized bind groups was built on (or fails to resolve: the full path reports it).
 #[inline(never)]
 fn resolve_moved_values(
-    groups: &mut [GroupState],
+    groups: &mut [GroupMemo],
     contents: &[BindingContent],
     engine: &mut UniformEngine,
     shared: &mut [ResolvedValue; FAST_GROUPS],
 ) -> bool {
-    for (g, c) in groups.iter_mut().zip(shared) {
-        if engine.stamps().get(g.memo.stamp_slot as usize) == Some(&g.memo.stamp) {
+    for (m, c) in groups.iter_mut().zip(shared) {
+        if engine.stamps().get(m.stamp_slot as usize) == Some(&m.stamp) {
             continue;
         }
-        let Some(owner) = g.single_value(contents) else {
+        let Some(owner) = m.single_value(contents) else {
             return false;
         };
-        let m = &mut g.memo;
         // A value that changed resolves through the full path (capture), usually to the same
         // page: the memoized group still applies.
         let Ok(slot) = engine.resolve(owner) else {
@@ -681,7 +678,7 @@ fn record_groups<R: Recorder>(
             // The group's only dynamic offset belongs to its only value (the common per-object
             // or per-view struct). Same semantics as the general path.
             (Some(owner), false) => {
-                record_single_value_group(&src, gi, &mut g.memo, owner, &mut binder, rec, bound)?
+                record_single_value_group(&src, gi, g, owner, &mut binder, rec, bound)?
             }
             _ => record_group(&src, gi, g, &mut binder, rec, bound)?,
         }
@@ -725,15 +722,15 @@ fn record_single_value_group<R: Recorder>(
 fn record_group<R: Recorder>(
     src: &GroupSource<'_>,
     gi: usize,
-    g: &mut GroupState,
+    g: &mut GroupMemo,
     binder: &mut Binder<'_>,
     rec: &mut R,
     bound: &mut PassBindings,
 ) -> Result<()> {
     let mut offsets = [0u32; MAX_DYNAMIC];
     let mut resolved: SmallVec<[SlotRef; 8]> = SmallVec::new();
-    let mut same = g.memo.current(src.epoch);
-    for (j, (owner, dynamic_index)) in group_values(src.program, src.contents, gi).enumerate() {
+    let mut same = g.current(src.epoch);
+    for (j, (_, owner, dynamic_index)) in group_values(src.program, src.contents, gi).enumerate() {
         let s = match bound.pinned.as_mut() {
             // Recorded only once pinned: the bundle's drop unpins exactly what it pinned.
             Some(pinned) => {
@@ -748,17 +745,17 @@ fn record_group<R: Recorder>(
             *o = s.offset;
         }
         let static_offset = dynamic_index.is_none().then_some(s.offset);
-        same = same && j < MEMO_VALUES && g.memo.holds(j, s.buffer, static_offset);
+        same = same && j < MEMO_VALUES && g.holds(j, s.buffer, static_offset);
     }
     if !same {
         // A single value taking the only dynamic offset (or none) needs no per-value memo.
         let single = g.single_value(src.contents).is_some() || resolved.is_empty();
         let built = build_group(src, gi, &resolved, binder)?;
-        g.memo.install(built, src.epoch, single, false);
+        g.install(built, src.epoch, single, false);
     }
-    if let Some(group) = &g.memo.group {
-        let n = usize::from(g.memo.dynamic_offsets).min(MAX_DYNAMIC);
-        set_group(rec, bound, gi, g.memo.group_id(), group, &offsets, n);
+    if let Some(group) = &g.group {
+        let n = usize::from(g.dynamic_offsets).min(MAX_DYNAMIC);
+        set_group(rec, bound, gi, g.group_id(), group, &offsets, n);
     }
     Ok(())
 }
