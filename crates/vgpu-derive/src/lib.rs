@@ -4,8 +4,15 @@
 //! The generated impl computes each field's WGSL offset at compile time (`roundUp(AlignOf(T),
 //! offset)` after the previous field, as WGSL does), the struct's size and alignment, the shape
 //! `vgpu` checks against the reflected WGSL type on the first set, and a writer that copies each
-//! field to its offset and zeroes the padding (it writes every byte of the struct). Every field's type must implement `vgpu::Uniform` (scalars, arrays,
-//! nested derived structs, glam and mint types behind vgpu's features).
+//! field to its offset and zeroes the padding (it writes every byte of the struct). Every field's
+//! type must implement `vgpu::Uniform` (scalars, arrays, nested derived structs, glam and mint
+//! types behind vgpu's features).
+//!
+//! It also computes `Uniform::PLAIN`: whether the struct's memory is its WGSL bytes (plain fields,
+//! each at its WGSL offset by `offset_of!`, tiling the struct with no padding), in which case
+//! vgpu compares and copies values as they lie. That claim is the one `unsafe` block the derive
+//! emits, behind those compile-time checks (the lint does not reach it: crates under
+//! `#![forbid(unsafe_code)]` derive too, as a doc test of `vgpu::typed::Plainness` checks).
 
 use proc_macro::TokenStream;
 use quote::{format_ident, quote};
@@ -89,6 +96,25 @@ fn expand(input: &DeriveInput) -> syn::Result<proc_macro2::TokenStream> {
                 let _ = at;
                 offsets
             };
+
+            // Plain when the fields are plain, each lies at its WGSL offset, together they
+            // cover the struct's WGSL size and the struct takes no more memory than that: then
+            // no byte of it is padding and its memory is its WGSL bytes.
+            #[doc(hidden)]
+            const __VGPU_UNIFORM_PLAIN: ::vgpu::typed::Plainness = if ::vgpu::typed::Plainness::all(&[
+                #( <#types as ::vgpu::Uniform>::PLAIN, )*
+            ])
+                #( && ::core::mem::offset_of!(Self, #idents) == Self::#offsets[#index] )*
+                && 0 #( + <#types as ::vgpu::Uniform>::SIZE )* == <Self as ::vgpu::Uniform>::SIZE
+                && ::core::mem::size_of::<Self>() == <Self as ::vgpu::Uniform>::SIZE
+            {
+                // SAFETY: the checks above: plain fields (no padding, memory = WGSL bytes) at
+                // their WGSL offsets, tiling the struct's `SIZE` bytes, which are all of its
+                // memory.
+                unsafe { ::vgpu::typed::Plainness::plain() }
+            } else {
+                ::vgpu::typed::Plainness::NO
+            };
         }
 
         impl ::vgpu::Uniform for #name {
@@ -101,6 +127,7 @@ fn expand(input: &DeriveInput) -> syn::Result<proc_macro2::TokenStream> {
                 Self::#offsets[#last] + <#last_ty as ::vgpu::Uniform>::SIZE,
                 <Self as ::vgpu::Uniform>::ALIGN,
             );
+            const PLAIN: ::vgpu::typed::Plainness = Self::__VGPU_UNIFORM_PLAIN;
             const SHAPE: &'static ::vgpu::typed::RustShape = &::vgpu::typed::RustShape::Struct {
                 name: #name_str,
                 size: <Self as ::vgpu::Uniform>::SIZE,

@@ -622,6 +622,61 @@ impl UniformEngine {
         Some(result.unwrap_or_else(|never| match never {}))
     }
 
+    /// [`set_bytes`](Self::set_bytes) for a caller that keeps an owner's key and has its value's
+    /// bytes as they are (a typed value whose memory is its WGSL layout): compared with the
+    /// owner's bytes directly and committed only if they differ, no scratch copy. Returns whether
+    /// they changed; `None`, with nothing done, when the key is stale, the owner was never set or
+    /// holds another size (the caller then takes its full path). Builds no error, allocates
+    /// nothing but an owner's CPU copy at its second set.
+    ///
+    /// Small enough to inline into a caller's loop: an owner set more than once (which keeps a
+    /// CPU copy) is compared here, and only a change is committed out of line.
+    #[inline(always)]
+    pub fn set_bytes_if_set(&mut self, key: OwnerKey, bytes: &[u8]) -> Option<bool> {
+        let owner = self.owners.get_mut(key)?;
+        match owner.bytes.as_deref() {
+            Some(latest) if *latest == *bytes => {
+                self.unchanged_sets += 1;
+                Some(false)
+            }
+            Some(latest) if latest.len() == bytes.len() => {
+                let sub = SubmissionState::new(self.open, self.submission, self.memos_declared_in);
+                commit_out_of_line(
+                    owner,
+                    key,
+                    bytes,
+                    sub,
+                    &mut self.pool,
+                    &mut self.stamps,
+                    &mut self.writes_at_finish,
+                );
+                Some(true)
+            }
+            _ => self.set_bytes_if_set_once(key, bytes),
+        }
+    }
+
+    /// [`set_bytes_if_set`](Self::set_bytes_if_set) of an owner without a CPU copy (set once, or
+    /// never: `None`) or of another size (`None`).
+    #[inline(never)]
+    fn set_bytes_if_set_once(&mut self, key: OwnerKey, bytes: &[u8]) -> Option<bool> {
+        let owner = self.owners.get_mut(key)?;
+        if owner.len == 0 || owner.len as usize != bytes.len() {
+            return None;
+        }
+        let changed = commit_if_changed(
+            owner,
+            key,
+            bytes,
+            || SubmissionState::new(self.open, self.submission, self.memos_declared_in),
+            &mut self.pool,
+            &mut self.stamps,
+            &mut self.writes_at_finish,
+        );
+        self.unchanged_sets += u64::from(!changed);
+        Some(changed)
+    }
+
     /// Writes `bytes` at `offset` of the owner's value (one member of it), in place: compares
     /// that range first and, when it differs, commits as [`update`](Self::update) does (same
     /// revision, stamp and upload bookkeeping). Returns whether it changed; `None`, with nothing
@@ -1451,6 +1506,20 @@ fn commit_if_changed(
     }
     commit(owner, key, bytes, sub(), pool, stamps, writes_at_finish);
     true
+}
+
+/// [`commit`], kept out of the callers that inline a compare (`set_bytes_if_set`).
+#[inline(never)]
+fn commit_out_of_line(
+    owner: &mut Owner,
+    key: OwnerKey,
+    bytes: &[u8],
+    sub: SubmissionState,
+    pool: &mut Pool,
+    stamps: &mut Stamps,
+    writes_at_finish: &mut Vec<OwnerKey>,
+) {
+    commit(owner, key, bytes, sub, pool, stamps, writes_at_finish);
 }
 
 /// Replaces the owner's bytes with `bytes` (which differ from them) and does the bookkeeping.

@@ -90,10 +90,11 @@ impl Binding {
         }
     }
 
-    /// `VGPU-FOREIGN-GPU` unless this binding's draw belongs to `gpu`'s batch.
+    /// `VGPU-FOREIGN-GPU` unless this binding's draw belongs to `gpu`'s batch (the same shared
+    /// state: compared by address, one load on a batch's loop).
     #[inline]
     fn check_batch_gpu(&self, gpu: &Gpu) -> Result<()> {
-        if self.op.gpu_id() == gpu.id() {
+        if std::sync::Arc::ptr_eq(&self.op.shared, &gpu.shared) {
             Ok(())
         } else {
             Err(self.foreign_to_batch())
@@ -115,6 +116,8 @@ impl Binding {
 /// hold of a [`SetBatch`] ([`Held`]).
 trait StateAccess {
     fn with<R>(&self, f: impl FnOnce(&mut State) -> R) -> R;
+    /// `with` for an `f` that releases nothing (see `SharedState::with_held_releasing_nothing`).
+    fn with_releasing_nothing<R>(&self, f: impl FnOnce(&mut State) -> R) -> R;
 }
 
 /// Locks the `Gpu`'s state for one call.
@@ -123,6 +126,10 @@ struct Locking<'g>(&'g SharedState);
 impl StateAccess for Locking<'_> {
     #[inline]
     fn with<R>(&self, f: impl FnOnce(&mut State) -> R) -> R {
+        self.0.with(f)
+    }
+    #[inline]
+    fn with_releasing_nothing<R>(&self, f: impl FnOnce(&mut State) -> R) -> R {
         self.0.with(f)
     }
 }
@@ -134,6 +141,10 @@ impl StateAccess for Held<'_, '_> {
     #[inline]
     fn with<R>(&self, f: impl FnOnce(&mut State) -> R) -> R {
         SharedState::with_held(self.0, f)
+    }
+    #[inline(always)]
+    fn with_releasing_nothing<R>(&self, f: impl FnOnce(&mut State) -> R) -> R {
+        SharedState::with_held_releasing_nothing(self.0, f)
     }
 }
 
@@ -254,16 +265,38 @@ impl<T: Uniform> TypedBinding<T> {
         self.set_via(Locking(&self.binding.op.shared), value)
     }
 
-    /// `set` in one visit of the state: over the kept owner's bytes, or else the full path.
-    #[inline]
+    /// `set` in one visit of the state: a plain value is compared with the kept owner's bytes
+    /// and committed if it differs (small: it inlines into the caller's loop); anything else
+    /// ([`set_written`](Self::set_written)) is written over them, or takes the full path.
+    #[inline(always)]
     fn set_via(&self, state: impl StateAccess, value: &T) -> Result<()> {
+        if let Some(bytes) = crate::typed::plain_bytes(value) {
+            let owner = self.owner();
+            if state
+                .with_releasing_nothing(|st| st.write_plain_owner(owner, bytes))
+                .is_some()
+            {
+                return Ok(());
+            }
+        }
+        self.set_written(state, value)
+    }
+
+    /// `set` of a value that is not plain, or whose owner is not set yet: over the kept owner's
+    /// bytes, or else the full path.
+    #[inline(never)]
+    fn set_written(&self, state: impl StateAccess, value: &T) -> Result<()> {
         let owner = self.owner();
-        state.with(
-            |st| match st.write_typed_owner(owner, |bytes| value.write_wgsl(bytes)) {
+        state.with(|st| {
+            let written = match crate::typed::plain_bytes(value) {
+                Some(bytes) => st.write_plain_owner(owner, bytes),
+                None => st.write_typed_owner(owner, |bytes| value.write_wgsl(bytes)),
+            };
+            match written {
                 Some(()) => Ok(()),
                 None => self.set_first(st, value),
-            },
-        )
+            }
+        })
     }
 
     fn owner(&self) -> OwnerKey {
@@ -331,7 +364,7 @@ impl Gpu {
 impl SetBatch<'_> {
     /// Sets `binding` to `value` as [`TypedBinding::set`] does, without taking the lock again.
     /// A binding of another `Gpu` is refused (`VGPU-FOREIGN-GPU`).
-    #[inline]
+    #[inline(always)]
     pub fn set_typed<T: Uniform>(&mut self, binding: &TypedBinding<T>, value: &T) -> Result<()> {
         binding.binding.check_batch_gpu(self.gpu)?;
         binding.set_via(Held(&self.held), value)

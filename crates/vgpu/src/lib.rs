@@ -84,7 +84,7 @@ pub use shader::Shader;
 pub use surface::{Surface, SurfaceDesc};
 pub use target::{RgbaImage, Target, TargetDesc};
 pub use texture::{Sampler, Texture, TextureDesc};
-pub use typed::{TypedRef, Uniform};
+pub use typed::{Plainness, TypedRef, Uniform};
 pub use uniforms::{SharedUniforms, ValueArg};
 pub use vgpu_core::{
     BackendChoice, DeviceError, ErrorCode, GpuContext, SharedDisplay, StatsSnapshot,

@@ -7,7 +7,9 @@
 //! `camera.set(&camera_value)`) checks the Rust type against the binding's reflected WGSL type
 //! once per binding (member names, order, types, offsets; `VGPU-SET-TYPED-LAYOUT` names the
 //! field, the WGSL type and the Rust type), then writes straight into the value's bytes: no
-//! [`Value`](crate::Value) tree, no interpreter, no allocation.
+//! [`Value`](crate::Value) tree, no interpreter, no allocation. A type whose memory already is
+//! its WGSL layout ([`Uniform::PLAIN`]: a `#[repr(C)]` struct of `vec4`s, `mat4x4`s, scalars, a
+//! `vec3` followed by a scalar, …) is compared and copied as it lies, not even written first.
 //!
 //! ```
 //! #[derive(vgpu::Uniform)]
@@ -58,10 +60,95 @@ pub trait Uniform: 'static {
     const ALIGN: usize;
     /// True for scalars (an array of 2, 3 or 4 of them is laid out as a WGSL vector).
     const IS_SCALAR: bool = false;
+    /// Whether the value's memory is its WGSL bytes ([`Plainness`]): sets then compare and copy
+    /// the value as it lies, with no write into a scratch copy first. The derive computes it;
+    /// the default, [`Plainness::NO`], always holds.
+    const PLAIN: Plainness = Plainness::NO;
 
     /// Writes the value in WGSL's layout into `dst[..Self::SIZE]` (little-endian), padding as
     /// zeros: every byte of it. Panics if `dst` is shorter than `SIZE` (vgpu never passes one).
     fn write_wgsl(&self, dst: &mut [u8]);
+}
+
+/// Whether a [`Uniform`] type's memory is exactly its WGSL bytes: `size_of::<T>() == T::SIZE`,
+/// no padding byte anywhere (every byte initialized), each part at the offset WGSL gives it,
+/// little-endian. Only [`Plainness::NO`] can be had without `unsafe`: claiming plainness is a
+/// promise about memory that vgpu relies on when it reads a value's bytes in place.
+///
+/// ```
+/// use vgpu::Uniform;
+///
+/// #[derive(vgpu::Uniform)]
+/// #[repr(C)] // Rust may reorder the fields of other structs: then they are not plain
+/// struct Object { world: [[f32; 4]; 4], tint: [f32; 4] }
+/// assert!(Object::PLAIN.is_plain()); // 80 bytes, laid out as WGSL lays them out
+///
+/// #[derive(vgpu::Uniform)]
+/// #[repr(C)]
+/// struct Light { position: [f32; 3], color: [f32; 4] } // `color` at 16 in WGSL, 12 in memory
+/// assert!(!Light::PLAIN.is_plain());
+/// ```
+///
+/// The derive's claim sits in code the derive generates: crates that forbid `unsafe` use it.
+///
+/// ```
+/// #![forbid(unsafe_code)]
+/// #[derive(vgpu::Uniform)]
+/// struct Object { world: [[f32; 4]; 4] }
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Plainness(bool);
+
+impl Plainness {
+    /// Not known to be plain: sets write the value through [`Uniform::write_wgsl`].
+    pub const NO: Plainness = Plainness(false);
+
+    /// Plain.
+    ///
+    /// # Safety
+    /// The type's every byte in memory must be initialized (no padding) and equal what
+    /// [`Uniform::write_wgsl`] writes, for every value, and `size_of` the type must equal its
+    /// `SIZE`.
+    pub const unsafe fn plain() -> Plainness {
+        Plainness(true)
+    }
+
+    /// Whether the type is plain.
+    pub const fn is_plain(self) -> bool {
+        self.0
+    }
+
+    /// `self` if `condition` holds, else [`Plainness::NO`] (for derived structs: plain fields
+    /// that tile the struct).
+    pub const fn and(self, condition: bool) -> Plainness {
+        Plainness(self.0 && condition)
+    }
+
+    /// Plain when every part is (the derive combines its fields' plainness).
+    pub const fn all(parts: &[Plainness]) -> bool {
+        let mut i = 0;
+        while i < parts.len() {
+            if !parts[i].0 {
+                return false;
+            }
+            i += 1;
+        }
+        true
+    }
+}
+
+/// The value's WGSL bytes as they lie in memory, for a plain type (see [`Plainness`]).
+#[inline(always)]
+pub(crate) fn plain_bytes<T: Uniform>(value: &T) -> Option<&[u8]> {
+    if T::PLAIN.is_plain() && std::mem::size_of::<T>() == T::SIZE {
+        // SAFETY: `T::PLAIN` promises that every byte of a `T` is initialized (no padding) and
+        // is its WGSL bytes; the slice covers the value exactly and borrows it.
+        Some(unsafe {
+            std::slice::from_raw_parts((value as *const T).cast::<u8>(), std::mem::size_of::<T>())
+        })
+    } else {
+        None
+    }
 }
 
 /// A typed value, type-erased for [`Bind`](crate::Bind) and the state layer.
@@ -73,6 +160,8 @@ pub(crate) trait ErasedUniform {
     fn type_id_fn(&self) -> fn() -> TypeId;
     fn size(&self) -> usize;
     fn write(&self, dst: &mut [u8]);
+    /// The value's bytes as they lie, for a plain type (see [`Plainness`]).
+    fn plain(&self) -> Option<&[u8]>;
 }
 
 impl<T: Uniform> ErasedUniform for T {
@@ -94,6 +183,10 @@ impl<T: Uniform> ErasedUniform for T {
     #[inline]
     fn write(&self, dst: &mut [u8]) {
         self.write_wgsl(dst);
+    }
+    #[inline]
+    fn plain(&self) -> Option<&[u8]> {
+        plain_bytes(self)
     }
 }
 
@@ -158,6 +251,11 @@ impl<'a> TypedRef<'a> {
     pub(crate) fn write(&self, dst: &mut [u8]) {
         self.0.write(dst);
     }
+
+    /// The value's WGSL bytes as they lie in memory, for a plain type (see [`Plainness`]).
+    pub(crate) fn plain(&self) -> Option<&[u8]> {
+        self.0.plain()
+    }
 }
 
 impl std::fmt::Debug for TypedRef<'_> {
@@ -173,6 +271,12 @@ macro_rules! scalar {
             const SIZE: usize = std::mem::size_of::<$t>();
             const ALIGN: usize = std::mem::size_of::<$t>();
             const IS_SCALAR: bool = true;
+            // SAFETY: a number has no padding; in little-endian memory it is its WGSL bytes.
+            const PLAIN: Plainness = if cfg!(target_endian = "little") {
+                unsafe { Plainness::plain() }
+            } else {
+                Plainness::NO
+            };
             #[inline]
             fn write_wgsl(&self, dst: &mut [u8]) {
                 dst[..Self::SIZE].copy_from_slice(&self.to_le_bytes());
@@ -202,6 +306,10 @@ impl<T: Uniform, const N: usize> Uniform for [T; N] {
     } else {
         T::ALIGN
     };
+    /// Plain elements `SIZE` bytes apart, as WGSL strides them (a `vec4`, a `mat4x4`, an array
+    /// of them; not a `vec3` array or a `mat3x3`, whose columns WGSL pads to 16 bytes).
+    const PLAIN: Plainness =
+        T::PLAIN.and(round_up(T::SIZE, T::ALIGN) == T::SIZE && std::mem::size_of::<T>() == T::SIZE);
 
     #[inline]
     fn write_wgsl(&self, dst: &mut [u8]) {

@@ -144,6 +144,11 @@ impl State {
                 return Ok(());
             }
         }
+        if let Some(bytes) = value.plain() {
+            // The checked type is the block's size, so this is the full set.
+            self.engine.set_bytes(owner, bytes)?;
+            return Ok(());
+        }
         self.engine.overwrite(owner, |bytes| {
             value.write(bytes);
             Ok::<(), crate::error::Error>(())

@@ -62,6 +62,19 @@ impl SharedState {
         result
     }
 
+    /// Like [`with_held`](Self::with_held) for an `f` that releases nothing (it pushes nothing to
+    /// `State::deferred`): no look at the released records afterwards.
+    #[inline(always)]
+    pub(crate) fn with_held_releasing_nothing<R>(
+        held: &HeldState<'_>,
+        f: impl FnOnce(&mut State) -> R,
+    ) -> R {
+        let mut state = held.borrow_mut();
+        let result = f(&mut state);
+        debug_assert!(state.deferred.is_empty(), "released while promising not to");
+        result
+    }
+
     /// Holds the state for a pass or a bundle recording (see [`HeldState`]).
     pub(crate) fn hold(&self) -> HeldState<'_> {
         self.cell.lock()

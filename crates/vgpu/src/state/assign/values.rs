@@ -41,6 +41,9 @@ impl State {
         if !typed.holds(&value) {
             return None;
         }
+        if let Some(bytes) = value.plain() {
+            return engine.set_bytes_if_set(owner, bytes).map(|_| Ok(()));
+        }
         Some(
             engine
                 .overwrite(owner, |bytes| {
@@ -71,6 +74,14 @@ impl State {
         write: impl FnOnce(&mut [u8]),
     ) -> Option<()> {
         self.engine.overwrite_if_set(owner, write).map(|_| ())
+    }
+
+    /// [`write_typed_owner`](Self::write_typed_owner) for a plain type (see
+    /// [`Plainness`](crate::typed::Plainness)): the value's bytes as they lie, compared and
+    /// copied without a scratch copy. Releases nothing.
+    #[inline(always)]
+    pub(crate) fn write_plain_owner(&mut self, owner: OwnerKey, bytes: &[u8]) -> Option<()> {
+        self.engine.set_bytes_if_set(owner, bytes).map(|_| ())
     }
 
     /// Fast path of `set`: a new value for a binding already holding a library-owned value of a
