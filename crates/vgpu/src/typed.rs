@@ -341,7 +341,28 @@ fn write_columns<const R: usize>(columns: &[[f32; R]], stride: usize, dst: &mut 
 #[cfg(any(feature = "glam", feature = "mint"))]
 macro_rules! vector {
     ($t:ty, $s:ident, $prim:ty, $n:literal, $to:expr) => {
+        vector!($t, $s, $prim, $n, $to, Plainness::NO);
+    };
+    ($t:ty, $s:ident, $prim:ty, $n:literal, $to:expr, plain) => {
+        // SAFETY: `$t` is `$n` packed `$prim`s in component order (a `repr(C)` struct or a SIMD
+        // lane vector of exactly `$n` lanes; the size check refuses anything larger), which in
+        // little-endian memory are the bytes the writer writes.
+        vector!(
+            $t,
+            $s,
+            $prim,
+            $n,
+            $to,
+            if cfg!(target_endian = "little") && std::mem::size_of::<$t>() == $n * 4 {
+                unsafe { Plainness::plain() }
+            } else {
+                Plainness::NO
+            }
+        );
+    };
+    ($t:ty, $s:ident, $prim:ty, $n:literal, $to:expr, $plain:expr) => {
         impl Uniform for $t {
+            const PLAIN: Plainness = $plain;
             const SHAPE: &'static RustShape = &RustShape::Vector {
                 scalar: ScalarType::$s,
                 components: $n,
@@ -363,7 +384,29 @@ macro_rules! vector {
 #[cfg(any(feature = "glam", feature = "mint"))]
 macro_rules! matrix {
     ($t:ty, $n:literal, $to:expr) => {
+        matrix!($t, $n, $to, Plainness::NO);
+    };
+    ($t:ty, $n:literal, $to:expr, plain) => {
+        // SAFETY: `$t` is `$n` columns of `$n` packed `f32`s, column after column, with no
+        // padding (the size check refuses anything larger); WGSL strides these columns at their
+        // size (`mat2x2f`, `mat4x4f`), so little-endian memory is what the writer writes.
+        matrix!(
+            $t,
+            $n,
+            $to,
+            if cfg!(target_endian = "little")
+                && std::mem::size_of::<$t>() == $n * $n * 4
+                && $n * 4 == if $n == 2 { 8 } else { 16 }
+            {
+                unsafe { Plainness::plain() }
+            } else {
+                Plainness::NO
+            }
+        );
+    };
+    ($t:ty, $n:literal, $to:expr, $plain:expr) => {
         impl Uniform for $t {
+            const PLAIN: Plainness = $plain;
             const SHAPE: &'static RustShape = &RustShape::Matrix {
                 scalar: ScalarType::F32,
                 columns: $n,
@@ -384,81 +427,215 @@ macro_rules! matrix {
 mod glam_impls {
     use super::*;
 
-    vector!(glam::Vec2, F32, f32, 2, |v: &glam::Vec2| v.to_array());
-    vector!(glam::Vec3, F32, f32, 3, |v: &glam::Vec3| v.to_array());
+    vector!(
+        glam::Vec2,
+        F32,
+        f32,
+        2,
+        |v: &glam::Vec2| v.to_array(),
+        plain
+    );
+    vector!(
+        glam::Vec3,
+        F32,
+        f32,
+        3,
+        |v: &glam::Vec3| v.to_array(),
+        plain
+    );
     vector!(glam::Vec3A, F32, f32, 3, |v: &glam::Vec3A| v.to_array());
-    vector!(glam::Vec4, F32, f32, 4, |v: &glam::Vec4| v.to_array());
-    vector!(glam::Quat, F32, f32, 4, |v: &glam::Quat| v.to_array());
-    vector!(glam::IVec2, I32, i32, 2, |v: &glam::IVec2| v.to_array());
-    vector!(glam::IVec3, I32, i32, 3, |v: &glam::IVec3| v.to_array());
-    vector!(glam::IVec4, I32, i32, 4, |v: &glam::IVec4| v.to_array());
-    vector!(glam::UVec2, U32, u32, 2, |v: &glam::UVec2| v.to_array());
-    vector!(glam::UVec3, U32, u32, 3, |v: &glam::UVec3| v.to_array());
-    vector!(glam::UVec4, U32, u32, 4, |v: &glam::UVec4| v.to_array());
-    matrix!(glam::Mat2, 2, |m: &glam::Mat2| m.to_cols_array_2d());
+    vector!(
+        glam::Vec4,
+        F32,
+        f32,
+        4,
+        |v: &glam::Vec4| v.to_array(),
+        plain
+    );
+    vector!(
+        glam::Quat,
+        F32,
+        f32,
+        4,
+        |v: &glam::Quat| v.to_array(),
+        plain
+    );
+    vector!(
+        glam::IVec2,
+        I32,
+        i32,
+        2,
+        |v: &glam::IVec2| v.to_array(),
+        plain
+    );
+    vector!(
+        glam::IVec3,
+        I32,
+        i32,
+        3,
+        |v: &glam::IVec3| v.to_array(),
+        plain
+    );
+    vector!(
+        glam::IVec4,
+        I32,
+        i32,
+        4,
+        |v: &glam::IVec4| v.to_array(),
+        plain
+    );
+    vector!(
+        glam::UVec2,
+        U32,
+        u32,
+        2,
+        |v: &glam::UVec2| v.to_array(),
+        plain
+    );
+    vector!(
+        glam::UVec3,
+        U32,
+        u32,
+        3,
+        |v: &glam::UVec3| v.to_array(),
+        plain
+    );
+    vector!(
+        glam::UVec4,
+        U32,
+        u32,
+        4,
+        |v: &glam::UVec4| v.to_array(),
+        plain
+    );
+    matrix!(glam::Mat2, 2, |m: &glam::Mat2| m.to_cols_array_2d(), plain);
     matrix!(glam::Mat3, 3, |m: &glam::Mat3| m.to_cols_array_2d());
     matrix!(glam::Mat3A, 3, |m: &glam::Mat3A| m.to_cols_array_2d());
-    matrix!(glam::Mat4, 4, |m: &glam::Mat4| m.to_cols_array_2d());
+    matrix!(glam::Mat4, 4, |m: &glam::Mat4| m.to_cols_array_2d(), plain);
 }
 
 #[cfg(feature = "mint")]
 mod mint_impls {
     use super::*;
 
-    vector!(mint::Vector2<f32>, F32, f32, 2, |v: &mint::Vector2<f32>| {
-        (*v).into()
-    });
-    vector!(mint::Vector3<f32>, F32, f32, 3, |v: &mint::Vector3<f32>| {
-        (*v).into()
-    });
-    vector!(mint::Vector4<f32>, F32, f32, 4, |v: &mint::Vector4<f32>| {
-        (*v).into()
-    });
-    vector!(mint::Point2<f32>, F32, f32, 2, |v: &mint::Point2<f32>| (*v)
-        .into());
-    vector!(mint::Point3<f32>, F32, f32, 3, |v: &mint::Point3<f32>| (*v)
-        .into());
+    vector!(
+        mint::Vector2<f32>,
+        F32,
+        f32,
+        2,
+        |v: &mint::Vector2<f32>| { (*v).into() },
+        plain
+    );
+    vector!(
+        mint::Vector3<f32>,
+        F32,
+        f32,
+        3,
+        |v: &mint::Vector3<f32>| { (*v).into() },
+        plain
+    );
+    vector!(
+        mint::Vector4<f32>,
+        F32,
+        f32,
+        4,
+        |v: &mint::Vector4<f32>| { (*v).into() },
+        plain
+    );
+    vector!(
+        mint::Point2<f32>,
+        F32,
+        f32,
+        2,
+        |v: &mint::Point2<f32>| (*v).into(),
+        plain
+    );
+    vector!(
+        mint::Point3<f32>,
+        F32,
+        f32,
+        3,
+        |v: &mint::Point3<f32>| (*v).into(),
+        plain
+    );
     vector!(
         mint::Quaternion<f32>,
         F32,
         f32,
         4,
-        |q: &mint::Quaternion<f32>| [q.v.x, q.v.y, q.v.z, q.s]
+        |q: &mint::Quaternion<f32>| [q.v.x, q.v.y, q.v.z, q.s],
+        plain
     );
-    vector!(mint::Vector2<i32>, I32, i32, 2, |v: &mint::Vector2<i32>| {
-        (*v).into()
-    });
-    vector!(mint::Vector3<i32>, I32, i32, 3, |v: &mint::Vector3<i32>| {
-        (*v).into()
-    });
-    vector!(mint::Vector4<i32>, I32, i32, 4, |v: &mint::Vector4<i32>| {
-        (*v).into()
-    });
-    vector!(mint::Vector2<u32>, U32, u32, 2, |v: &mint::Vector2<u32>| {
-        (*v).into()
-    });
-    vector!(mint::Vector3<u32>, U32, u32, 3, |v: &mint::Vector3<u32>| {
-        (*v).into()
-    });
-    vector!(mint::Vector4<u32>, U32, u32, 4, |v: &mint::Vector4<u32>| {
-        (*v).into()
-    });
-    matrix!(mint::ColumnMatrix2<f32>, 2, |m: &mint::ColumnMatrix2<
-        f32,
-    >| {
-        let c: [[f32; 2]; 2] = (*m).into();
-        c
-    });
+    vector!(
+        mint::Vector2<i32>,
+        I32,
+        i32,
+        2,
+        |v: &mint::Vector2<i32>| { (*v).into() },
+        plain
+    );
+    vector!(
+        mint::Vector3<i32>,
+        I32,
+        i32,
+        3,
+        |v: &mint::Vector3<i32>| { (*v).into() },
+        plain
+    );
+    vector!(
+        mint::Vector4<i32>,
+        I32,
+        i32,
+        4,
+        |v: &mint::Vector4<i32>| { (*v).into() },
+        plain
+    );
+    vector!(
+        mint::Vector2<u32>,
+        U32,
+        u32,
+        2,
+        |v: &mint::Vector2<u32>| { (*v).into() },
+        plain
+    );
+    vector!(
+        mint::Vector3<u32>,
+        U32,
+        u32,
+        3,
+        |v: &mint::Vector3<u32>| { (*v).into() },
+        plain
+    );
+    vector!(
+        mint::Vector4<u32>,
+        U32,
+        u32,
+        4,
+        |v: &mint::Vector4<u32>| { (*v).into() },
+        plain
+    );
+    matrix!(
+        mint::ColumnMatrix2<f32>,
+        2,
+        |m: &mint::ColumnMatrix2<f32>| {
+            let c: [[f32; 2]; 2] = (*m).into();
+            c
+        },
+        plain
+    );
     matrix!(mint::ColumnMatrix3<f32>, 3, |m: &mint::ColumnMatrix3<
         f32,
     >| {
         let c: [[f32; 3]; 3] = (*m).into();
         c
     });
-    matrix!(mint::ColumnMatrix4<f32>, 4, |m: &mint::ColumnMatrix4<
-        f32,
-    >| {
-        let c: [[f32; 4]; 4] = (*m).into();
-        c
-    });
+    matrix!(
+        mint::ColumnMatrix4<f32>,
+        4,
+        |m: &mint::ColumnMatrix4<f32>| {
+            let c: [[f32; 4]; 4] = (*m).into();
+            c
+        },
+        plain
+    );
 }

@@ -86,18 +86,61 @@ fn plainness_follows_the_memory_layout() {
     assert!(!OnlyVec3::PLAIN.is_plain());
     assert!(Nested::PLAIN.is_plain());
     assert_eq!(Nested::SIZE, 80);
+    // glam and mint: packed vectors and the matrices whose columns WGSL does not pad.
+    assert!(glam::Mat4::PLAIN.is_plain() && glam::Mat2::PLAIN.is_plain());
+    assert!(glam::Vec4::PLAIN.is_plain() && glam::Vec3::PLAIN.is_plain());
+    assert!(glam::Quat::PLAIN.is_plain() && glam::UVec2::PLAIN.is_plain());
+    assert!(
+        !glam::Vec3A::PLAIN.is_plain(),
+        "16 bytes in memory, 12 in WGSL"
+    );
+    assert!(!glam::Mat3::PLAIN.is_plain() && !glam::Mat3A::PLAIN.is_plain());
+    assert!(mint::ColumnMatrix4::<f32>::PLAIN.is_plain());
+    assert!(mint::Vector3::<f32>::PLAIN.is_plain() && mint::Quaternion::<f32>::PLAIN.is_plain());
+    assert!(!mint::ColumnMatrix3::<f32>::PLAIN.is_plain());
+    #[derive(Uniform)]
+    #[repr(C)]
+    struct GlamPlain {
+        world: glam::Mat4,
+        color: glam::Vec4,
+        direction: glam::Vec3,
+        strength: f32,
+    }
+    assert!(GlamPlain::PLAIN.is_plain());
+    let g = GlamPlain {
+        world: glam::Mat4::from_cols_array(&std::array::from_fn(|i| i as f32)),
+        color: glam::Vec4::new(1.0, 2.0, 3.0, 4.0),
+        direction: glam::Vec3::new(5.0, 6.0, 7.0),
+        strength: 8.0,
+    };
+    assert_eq!(memory(&g), written(&g), "glam");
+    let m: mint::ColumnMatrix4<f32> = g.world.to_cols_array_2d().into();
+    assert_eq!(memory(&m), written(&m), "mint");
     // A plain type's memory is what its writer writes.
     let t = Tint {
         color: [1.0, 2.0, 3.0, 4.0],
         gain: [5.0, 6.0, 7.0, 8.0],
     };
-    let mut written = vec![0xAAu8; Tint::SIZE];
-    t.write_wgsl(&mut written);
-    let floats: Vec<f32> = written
+    assert_eq!(memory(&t), written(&t));
+    let floats: Vec<f32> = written(&t)
         .chunks_exact(4)
         .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
         .collect();
     assert_eq!(floats, [1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0]);
+}
+
+/// The bytes of a plain value as they lie in memory.
+fn memory<T: Uniform>(value: &T) -> Vec<u8> {
+    assert!(T::PLAIN.is_plain() && std::mem::size_of::<T>() == T::SIZE);
+    // SAFETY: a plain type has no padding (every byte initialized); the slice covers the value.
+    unsafe { std::slice::from_raw_parts((value as *const T).cast::<u8>(), T::SIZE) }.to_vec()
+}
+
+/// The bytes `value`'s writer writes.
+fn written<T: Uniform>(value: &T) -> Vec<u8> {
+    let mut bytes = vec![0xAAu8; T::SIZE];
+    value.write_wgsl(&mut bytes);
+    bytes
 }
 
 fn tint(k: f32) -> Tint {
