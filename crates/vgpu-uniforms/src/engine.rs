@@ -260,7 +260,14 @@ struct Stamps {
     free: Vec<u32>,
     /// The next stamp to hand out (stamps start at 1; never reused).
     next: u64,
+    /// One plus the renewals of slots not marked shared: the value clock
+    /// ([`UniformEngine::value_clock`]).
+    value_next: u64,
 }
+
+/// The bit a shared owner's stamps carry ([`UniformEngine::mark_shared`]): stamps count up from
+/// 1 and never reach it, and they are only compared for equality.
+const SHARED_STAMP: u64 = 1 << 63;
 
 impl Stamps {
     /// A stamp slot for a new owner, with a new stamp.
@@ -281,14 +288,21 @@ impl Stamps {
     /// Gives the slot's owner a new stamp: memos taken under the old one no longer hold.
     fn renew(&mut self, slot: u32) {
         if let Some(stamp) = self.by_slot.get_mut(slot as usize) {
-            *stamp = self.next;
+            let shared = *stamp & SHARED_STAMP;
+            *stamp = self.next | shared;
             self.next += 1;
+            if shared == 0 {
+                self.value_next += 1;
+            }
         }
     }
 
-    /// Frees a removed owner's slot, after a last renewal (memos taken under the owner never
-    /// match the slot's next owner).
+    /// Frees a removed owner's slot, after a last renewal that moves the value clock too
+    /// (memos taken under the owner never match the slot's next owner, which starts unshared).
     fn release_slot(&mut self, slot: u32) {
+        if let Some(stamp) = self.by_slot.get_mut(slot as usize) {
+            *stamp &= !SHARED_STAMP;
+        }
         self.renew(slot);
         self.free.push(slot);
     }
@@ -349,6 +363,7 @@ impl UniformEngine {
                 by_slot: vec![FIXED_STAMP],
                 free: Vec::new(),
                 next: FIXED_STAMP + 1,
+                value_next: 1,
             },
             memos_declared_in: 0,
             unchanged_sets: 0,
@@ -980,7 +995,8 @@ impl UniformEngine {
     /// again, in this submission or a later one. A caller may therefore memoize
     /// `(stamp slot, stamp, slot)` and bind `slot` without resolving while
     /// `stamps()[stamp slot]` equals the stamp, provided it has called
-    /// [`memos_in_use`](Self::memos_in_use) in the open submission first.
+    /// [`memos_in_use`](Self::memos_in_use) in the open submission first. Stamps are for
+    /// equality only (a shared owner's carry a high bit; see [`mark_shared`](Self::mark_shared)).
     #[inline]
     pub fn stamps(&self) -> &[u64] {
         &self.stamps.by_slot
@@ -993,6 +1009,30 @@ impl UniformEngine {
     #[inline]
     pub fn stamp_clock(&self) -> u64 {
         self.stamps.next
+    }
+
+    /// The value clock: like [`stamp_clock`](Self::stamp_clock), but it moves only when the
+    /// stamp of an owner *not* marked shared ([`mark_shared`](Self::mark_shared)) moves, and never
+    /// goes back. While it is unchanged, every stamp of an unshared owner read under it still
+    /// holds, whatever shared owners did: a caller that checked its memoized stamps of unshared
+    /// owners at one value may skip those checks while the clock has that value (and check its
+    /// shared owners another way).
+    #[inline]
+    pub fn value_clock(&self) -> u64 {
+        self.stamps.value_next
+    }
+
+    /// Marks `key` shared (a value many operations bind, such as a camera block): its stamp's
+    /// moves leave the [`value_clock`](Self::value_clock) alone. Stale keys are ignored.
+    pub fn mark_shared(&mut self, key: OwnerKey) {
+        if let Some(owner) = self.owners.get(key) {
+            let slot = owner.stamp_slot;
+            if let Some(stamp) = self.stamps.by_slot.get_mut(slot as usize) {
+                *stamp |= SHARED_STAMP;
+            }
+            // A new stamp: memos taken before the mark do not match.
+            self.stamps.renew(slot);
+        }
     }
 
     /// A stamp slot whose stamp never moves (no owner has it), with that stamp: a memo of

@@ -31,9 +31,17 @@ pub(crate) struct BlockState {
 }
 
 impl State {
+    /// A block's owner, marked shared: its moves leave the engine's value clock alone (the draws
+    /// that bind it check it against what their pass bound, `record_fast`).
+    fn create_block_owner(&mut self, label: &str) -> OwnerKey {
+        let owner = self.engine.create_owner(label, AddressSpace::Uniform);
+        self.engine.mark_shared(owner);
+        owner
+    }
+
     /// A block holding `value`, validated when first bound; returns its owner.
     pub(crate) fn create_block(&mut self, label: &str, value: Value) -> OwnerKey {
-        let owner = self.engine.create_owner(label, AddressSpace::Uniform);
+        let owner = self.create_block_owner(label);
         self.blocks.insert(
             owner,
             BlockState {
@@ -46,7 +54,7 @@ impl State {
 
     /// A block holding `bytes` (checked against the first binding's size).
     pub(crate) fn create_block_bytes(&mut self, label: &str, bytes: &[u8]) -> Result<OwnerKey> {
-        let owner = self.engine.create_owner(label, AddressSpace::Uniform);
+        let owner = self.create_block_owner(label);
         if let Err(e) = self.engine.set_bytes(owner, bytes) {
             let _ = self.engine.remove_owner(owner);
             return Err(e.into());

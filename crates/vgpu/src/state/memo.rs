@@ -278,10 +278,11 @@ impl PipelineMemo {
 }
 
 /// The operation-wide part of the fast record (layer 2 of the module doc), first in its
-/// operation record; the groups' parts are their [`GroupMemo`]s. Valid while `valid_epoch`
-/// equals the bind-group cache's invalidation epoch and the pass's target signature id equals
-/// `signature_id`; any change of the operation's bindings invalidates it.
-#[derive(Debug)]
+/// operation record; the groups' parts are their [`GroupMemo`]s. Valid while its groups' memos
+/// are current (built under the bind-group cache's invalidation epoch) and the pass's target
+/// signature id equals `signature_id` (0 while invalid); any change of the operation's bindings
+/// invalidates it.
+#[derive(Debug, Default)]
 #[repr(C)]
 pub(crate) struct FastRecord {
     /// The bind-group cache's invalidation epoch plus the engine's stamp clock
@@ -290,12 +291,17 @@ pub(crate) struct FastRecord {
     /// grow, so while their sum is unchanged neither moved: the record is still valid and every
     /// memoized offset still holds, and a draw binds them without checking stamps.
     pub(crate) checked_at: u64,
-    /// Invalidation epoch the record was made at (`u64::MAX`: invalid, or not eligible).
-    pub(crate) valid_epoch: u64,
+    /// Like [`checked_at`](Self::checked_at) with the engine's value clock
+    /// (`UniformEngine::value_clock`), which shared blocks do not move, for the groups without a
+    /// shared block ([`shared_groups`](Self::shared_groups)): while it matches, only shared
+    /// blocks moved (a per-pass camera), those groups' memos hold, and a shared block's group is
+    /// bound already when the pass bound it at the current clock (`record_fast`).
+    pub(crate) value_checked_at: u64,
     /// The pipeline's id (the state's pipeline table holds the pipeline: see
     /// `pipeline::pipeline_by_id`).
     pub(crate) pipeline_id: u64,
-    /// Interned target signature of the pipeline (0: none).
+    /// Interned target signature of the pipeline (0: none, or the record is invalid or not
+    /// eligible).
     pub(crate) signature_id: u32,
     /// Bindings never set (recording fails while non-zero).
     pub(crate) unset: u32,
@@ -307,40 +313,34 @@ pub(crate) struct FastRecord {
     pub(crate) eligible: bool,
     /// The operation's number of bind groups (fixed by its program).
     pub(crate) groups_len: u8,
+    /// Bit `i`: fast group `i` holds a shared block (a `SharedUniforms`), whose moves the
+    /// [`value_checked_at`](Self::value_checked_at) token does not follow. Kept in the record's
+    /// padding.
+    pub(crate) shared_groups: u8,
     /// Handles (`OpHandle`s: draws, computes, their bindings and clones) alive: the last one
     /// dropped removes the operation. Not part of the fast record: kept in its padding.
     pub(crate) handles: u32,
-}
-
-impl Default for FastRecord {
-    fn default() -> Self {
-        FastRecord {
-            checked_at: 0,
-            valid_epoch: u64::MAX,
-            pipeline_id: 0,
-            signature_id: 0,
-            unset: 0,
-            vertex_count: 0,
-            instance_count: 0,
-            eligible: false,
-            groups_len: 0,
-            handles: 0,
-        }
-    }
 }
 
 impl FastRecord {
     /// Makes the next record take the full path.
     #[inline]
     pub(crate) fn invalidate(&mut self) {
-        self.valid_epoch = u64::MAX;
+        self.signature_id = 0;
         self.checked_at = 0;
+        self.value_checked_at = 0;
     }
 
     /// The token [`checked_at`](Self::checked_at) compares with: the invalidation epoch plus
-    /// the stamp clock.
+    /// the stamp clock (and [`value_checked_at`](Self::value_checked_at): plus the value clock).
     #[inline(always)]
-    pub(crate) fn check_token(epoch: u64, stamp_clock: u64) -> u64 {
-        epoch.wrapping_add(stamp_clock)
+    pub(crate) fn check_token(epoch: u64, clock: u64) -> u64 {
+        epoch.wrapping_add(clock)
+    }
+
+    /// Whether fast group `gi` holds a shared block.
+    #[inline(always)]
+    pub(crate) fn shared_group(&self, gi: usize) -> bool {
+        self.shared_groups & (1 << gi) != 0
     }
 }

@@ -353,6 +353,20 @@ impl Operation {
         let Some(pipeline_id) = render.pipelines.current() else {
             return;
         };
+        let contents = &self.contents;
+        let holds_block = |g: &GroupMemo| {
+            usize::from(g.single)
+                .checked_sub(1)
+                .and_then(|i| contents.get(i))
+                .is_some_and(|c| matches!(c, BindingContent::Block { .. }))
+        };
+        self.fast.shared_groups = self
+            .groups
+            .head
+            .iter()
+            .take(usize::from(self.fast.groups_len))
+            .enumerate()
+            .fold(0, |bits, (gi, g)| bits | (u8::from(holds_block(g)) << gi));
         for g in self.groups.iter_mut(self.fast.groups_len) {
             if !g.fast || !g.current(epoch) {
                 return;
@@ -375,7 +389,6 @@ impl Operation {
         }
         self.fast.pipeline_id = pipeline_id;
         self.fast.signature_id = signature_id;
-        self.fast.valid_epoch = epoch;
     }
 }
 

@@ -103,6 +103,12 @@ pub(crate) struct ResolvedValue {
 struct BoundGroup {
     id: u64,
     offsets: [u32; MAX_DYNAMIC],
+    /// The stamp clock at which the group was bound to the then-current slot of the shared
+    /// block in stamp slot `shared_slot` (0: not known to bind a block's current slot; the clock
+    /// starts above 0). While the clock has not moved, a draw whose group holds that block, in
+    /// this bind group, finds it bound already (`bind_fast_group`).
+    shared_clock: u64,
+    shared_slot: u32,
 }
 
 /// What a pass (or bundle) has bound, to skip identical sets, plus local counters flushed to
@@ -211,6 +217,14 @@ impl State {
                 };
                 set_single(rec, bound, 1, g1.group_id(), group, &g1.offset);
             }
+        } else if fast.value_checked_at == FastRecord::check_token(epoch, engine.value_clock())
+            && fast.signature_id == signature_id
+            && bind_fast_group(rec, bound, 0, g0, fast.shared_group(0), clock)
+            && (fast.groups_len != 2
+                || bind_fast_group(rec, bound, 1, g1, fast.shared_group(1), clock))
+        {
+            // Only shared blocks moved since (a camera set before the pass): their groups are
+            // bound already, the others bind their memos.
         } else if !record_checked(op, engine, rec, bound, (epoch, clock), signature_id) {
             return false;
         }
@@ -263,6 +277,7 @@ impl State {
         // The full path may change the group memos (a bundle's record makes no fast record
         // afterwards): stamps are checked again before the next fast record.
         op.fast.checked_at = 0;
+        op.fast.value_checked_at = 0;
         let memoized = op
             .render_mut()
             .is_some_and(|r| r.pipelines.get(pipeline_sig).is_some());
@@ -377,12 +392,13 @@ fn record_checked<R: Recorder>(
     signature_id: u32,
 ) -> bool {
     let fast = &op.fast;
-    if fast.valid_epoch != epoch || fast.signature_id != signature_id {
+    let n = fast.groups_len;
+    let [g0, g1] = &op.groups.head;
+    // The record is valid: made for this pass's target, its groups built under this epoch.
+    if fast.signature_id != signature_id || !g0.current(epoch) || (n == 2 && !g1.current(epoch)) {
         return false;
     }
-    let n = fast.groups_len;
     let stamps = engine.stamps();
-    let [g0, g1] = &op.groups.head;
     let r0 = &bound.resolved[0];
     // A shared block set before this pass (a per-pass camera) in the first group, which an
     // earlier draw of this pass resolved with nothing moved since, and a second group whose
@@ -400,9 +416,15 @@ fn record_checked<R: Recorder>(
                 .map(|o| &o.group)
         };
         if let (Some(group0), Some(group1)) = (group0, &g1.group) {
-            let (id0, offset0) = (r0.group_id, r0.offset);
+            let (id0, offset0, slot0) = (r0.group_id, r0.offset, r0.stamp_slot);
             set_single(rec, bound, 0, id0, group0, &offset0);
             set_single(rec, bound, 1, g1.group_id(), group1, &g1.offset);
+            if op.fast.shared_group(0) {
+                // The second group's stamp held; the first holds a shared block, bound at its
+                // current slot: the value token covers the record from now on.
+                mark_shared(bound, 0, clock, slot0);
+                op.fast.value_checked_at = FastRecord::check_token(epoch, engine.value_clock());
+            }
             return true;
         }
     }
@@ -430,27 +452,87 @@ fn record_picked<R: Recorder>(
         _ => return false,
     };
     let Some((p0, p1)) = picked else {
-        // The memos change below, under a token that never comes back.
+        // The memos change below, under tokens that never come back.
         op.fast.checked_at = 0;
+        op.fast.value_checked_at = 0;
         let Some(groups) = op.groups.head.get_mut(..usize::from(n)) else {
             return false;
         };
-        return catch_up_and_set(groups, &op.contents, engine, rec, bound);
+        let shared_groups = op.fast.shared_groups;
+        return catch_up_and_set(groups, &op.contents, shared_groups, engine, rec, bound);
     };
     let Some((group, id)) = g0.chosen(p0.other) else {
         return false;
     };
     set_single(rec, bound, 0, id, group, &p0.offset);
+    // A picked slot is current at this clock: a shared block's is noted for the pass.
+    let (shared0, shared1) = (op.fast.shared_group(0), op.fast.shared_group(1));
+    if shared0 {
+        mark_shared(bound, 0, clock, g0.stamp_slot);
+    }
     if n == 2 {
         let Some((group, id)) = g1.chosen(p1.other) else {
             return false;
         };
         set_single(rec, bound, 1, id, group, &p1.offset);
+        if shared1 {
+            mark_shared(bound, 1, clock, g1.stamp_slot);
+        }
     }
     if p0.fresh && p1.fresh {
         op.fast.checked_at = FastRecord::check_token(epoch, clock);
     }
+    // The value token covers the groups without a shared block: each must have been fresh.
+    if (p0.fresh || shared0) && (p1.fresh || shared1) {
+        op.fast.value_checked_at = FastRecord::check_token(epoch, engine.value_clock());
+    }
     true
+}
+
+/// Binds fast group `gi` of a record whose memos of groups without a shared block hold (its
+/// [`value_checked_at`](FastRecord::value_checked_at) matched): such a group its memo; a shared
+/// block's group nothing, when the pass bound it to the block's slot at this clock (the first
+/// draw after the block's set resolved it). `false`: not so bound (the checked path runs).
+#[inline(always)]
+fn bind_fast_group<R: Recorder>(
+    rec: &mut R,
+    bound: &mut PassBindings,
+    gi: usize,
+    g: &GroupMemo,
+    shared: bool,
+    clock: u64,
+) -> bool {
+    if shared {
+        let Some(b) = bound.groups.get(gi) else {
+            return false;
+        };
+        let bound_here = b.shared_clock == clock
+            && b.shared_slot == g.stamp_slot
+            && (b.id == g.group_id() || b.id == g.other_group_id());
+        bound.set_bind_group_skipped += u64::from(bound_here);
+        return bound_here;
+    }
+    bind_memo(rec, bound, gi, g)
+}
+
+/// Binds fast group `gi`'s memoized group and offset (`false`: no group memoized).
+#[inline(always)]
+fn bind_memo<R: Recorder>(rec: &mut R, bound: &mut PassBindings, gi: usize, g: &GroupMemo) -> bool {
+    let Some(group) = &g.group else {
+        return false;
+    };
+    set_single(rec, bound, gi, g.group_id(), group, &g.offset);
+    true
+}
+
+/// Notes that group `gi` binds the slot of the shared block in stamp slot `stamp_slot` that is
+/// current at stamp clock `clock` (see [`BoundGroup::shared_clock`]).
+#[inline(always)]
+fn mark_shared(bound: &mut PassBindings, gi: usize, clock: u64, stamp_slot: u32) {
+    if let Some(b) = bound.groups.get_mut(gi) {
+        b.shared_clock = clock;
+        b.shared_slot = stamp_slot;
+    }
 }
 
 /// Where a fast group's value is bound in this pass (see [`pick_slot`]).
@@ -508,6 +590,7 @@ fn pick_slot(g: &GroupMemo, stamps: &[u64], shared: &ResolvedValue) -> Option<Pi
 fn catch_up_and_set<R: Recorder>(
     groups: &mut [GroupMemo],
     contents: &[BindingContent],
+    shared_groups: u8,
     engine: &mut UniformEngine,
     rec: &mut R,
     bound: &mut PassBindings,
@@ -515,11 +598,16 @@ fn catch_up_and_set<R: Recorder>(
     if !catch_up_groups(groups, contents, engine, &mut bound.resolved) {
         return false;
     }
+    // Every memo is current now: a shared block's slot is noted for the pass.
+    let clock = engine.stamp_clock();
     for (gi, g) in groups.iter().enumerate() {
         let Some(group) = &g.group else {
             return false;
         };
         set_single(rec, bound, gi, g.group_id(), group, &g.offset);
+        if shared_groups & (1 << gi) != 0 {
+            mark_shared(bound, gi, clock, g.stamp_slot);
+        }
     }
     true
 }
@@ -881,6 +969,7 @@ fn set_single<R: Recorder>(
     // The offset is passed where it lies (in the record): no copy to the stack.
     rec.set_bind_group(gi as u32, group, std::slice::from_ref(offset));
     b.id = id;
+    b.shared_clock = 0;
     // Offsets past the first may keep another group's values: a group with one dynamic offset
     // compares only the first, and `set_group` compares whole arrays, so a stale entry can only
     // cost a redundant set, never skip a needed one.
@@ -909,6 +998,7 @@ fn set_group<R: Recorder>(
     }
     rec.set_bind_group(gi as u32, group, &offsets[..n]);
     b.id = id;
+    b.shared_clock = 0;
     b.offsets = *offsets;
     bound.set_bind_group_calls += 1;
 }
