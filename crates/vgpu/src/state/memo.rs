@@ -26,6 +26,13 @@
 //!    when the record last found all its groups' stamps current. Both only grow, so while the
 //!    token is unchanged nothing any record depends on has moved: a static frame's draw binds
 //!    its memoized offsets after one compare, without reading stamps.
+//! 5. **Value token** (`FastRecord::value_checked_at`): the same with the engine's value clock
+//!    (`UniformEngine::value_clock`), which shared blocks (`SharedUniforms`, marked shared in
+//!    the engine) do not move, for the groups without a block. While it holds and only a block
+//!    moved (a camera set before each pass), the draw binds those groups' memos and finds each
+//!    block's group bound already: the pass's bound state notes the block and the stamp clock
+//!    at which a draw bound its current slot (`record.rs`'s `BoundGroup`), so no draw writes the
+//!    camera's new offset back into its record.
 //!
 //! Any change of an operation's bindings invalidates its fast record; the full record path
 //! (`record.rs`) makes it valid again after recording. A memo whose group changes (rebuilt, or
