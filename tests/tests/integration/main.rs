@@ -25,6 +25,7 @@ mod tier2_examples;
 mod tier2_existing_app;
 mod tier2_frame_features;
 mod tier2_packing_roundtrip;
+mod tier2_per_pass_blocks;
 mod tier2_plain_values;
 mod tier2_runtime_arrays;
 mod tier2_scene;
