@@ -1022,6 +1022,15 @@ impl UniformEngine {
         self.stamps.value_next
     }
 
+    /// Moves both clocks ([`stamp_clock`](Self::stamp_clock) and
+    /// [`value_clock`](Self::value_clock)) without moving any stamp: for a change outside the
+    /// engine that memos checked against the clocks also depend on (a bind group they hold was
+    /// destroyed), so that such a check fails once and looks again.
+    pub fn invalidate_memos(&mut self) {
+        self.stamps.next += 1;
+        self.stamps.value_next += 1;
+    }
+
     /// Marks `key` shared (a value many operations bind, such as a camera block): its stamp's
     /// moves leave the [`value_clock`](Self::value_clock) alone. Stale keys are ignored.
     pub fn mark_shared(&mut self, key: OwnerKey) {

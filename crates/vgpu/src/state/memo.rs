@@ -21,11 +21,12 @@
 //!    memoized offset is where the value is: the draw binds it without resolving. A pass also
 //!    shares what it resolved (`record.rs`'s `ResolvedValue`), so draws sharing a camera set
 //!    before the pass take the new offset without each resolving it.
-//! 4. **Check token** (`FastRecord::checked_at`): the bind-group cache's invalidation epoch
-//!    plus the engine's stamp clock (`UniformEngine::stamp_clock`, which moves with any stamp)
-//!    when the record last found all its groups' stamps current. Both only grow, so while the
-//!    token is unchanged nothing any record depends on has moved: a static frame's draw binds
-//!    its memoized offsets after one compare, without reading stamps.
+//! 4. **Check token** (`FastRecord::checked_at`): the engine's stamp clock
+//!    (`UniformEngine::stamp_clock`, which moves with any stamp, and with the bind-group cache's
+//!    invalidation epoch: `State::destroy_bound_resource` moves it at every destroy) when the
+//!    record last found all its groups' stamps current. It only grows, so while the token is
+//!    unchanged nothing any record depends on has moved: a static frame's draw binds its
+//!    memoized offsets after one compare, without reading stamps.
 //! 5. **Value token** (`FastRecord::value_checked_at`): the same with the engine's value clock
 //!    (`UniformEngine::value_clock`), which shared blocks (`SharedUniforms`, marked shared in
 //!    the engine) do not move, for the groups without a block. While it holds and only a block
@@ -292,17 +293,19 @@ impl PipelineMemo {
 #[derive(Debug, Default)]
 #[repr(C)]
 pub(crate) struct FastRecord {
-    /// The bind-group cache's invalidation epoch plus the engine's stamp clock
-    /// (`UniformEngine::stamp_clock`) when every group's memoized stamp was last found current
-    /// with the record valid (0: not since the record or a memo last changed). Both terms only
-    /// grow, so while their sum is unchanged neither moved: the record is still valid and every
-    /// memoized offset still holds, and a draw binds them without checking stamps.
+    /// The engine's stamp clock (`UniformEngine::stamp_clock`) when every group's memoized
+    /// stamp was last found current with the record valid (0: not since the record or a memo
+    /// last changed). The clock moves with any stamp and with the bind-group cache's
+    /// invalidation epoch (`State::destroy_bound_resource` moves it at every destroy), and never
+    /// goes back: while it is unchanged the record is still valid and every memoized offset
+    /// still holds, and a draw binds them without checking stamps.
     pub(crate) checked_at: u64,
     /// Like [`checked_at`](Self::checked_at) with the engine's value clock
-    /// (`UniformEngine::value_clock`), which shared blocks do not move, for the groups without a
-    /// shared block ([`shared_groups`](Self::shared_groups)): while it matches, only shared
-    /// blocks moved (a per-pass camera), those groups' memos hold, and a shared block's group is
-    /// bound already when the pass bound it at the current clock (`record_fast`).
+    /// (`UniformEngine::value_clock`, which shared blocks do not move and destroys do) for the
+    /// groups without a shared block ([`shared_groups`](Self::shared_groups)): while it matches,
+    /// only shared blocks moved (a per-pass camera), those groups' memos hold, and a shared
+    /// block's group is bound already when the pass bound it at the current clock
+    /// (`record_fast`).
     pub(crate) value_checked_at: u64,
     /// The pipeline's id (the state's pipeline table holds the pipeline: see
     /// `pipeline::pipeline_by_id`).
@@ -336,13 +339,6 @@ impl FastRecord {
         self.signature_id = 0;
         self.checked_at = 0;
         self.value_checked_at = 0;
-    }
-
-    /// The token [`checked_at`](Self::checked_at) compares with: the invalidation epoch plus
-    /// the stamp clock (and [`value_checked_at`](Self::value_checked_at): plus the value clock).
-    #[inline(always)]
-    pub(crate) fn check_token(epoch: u64, clock: u64) -> u64 {
-        epoch.wrapping_add(clock)
     }
 
     /// Whether fast group `gi` holds a shared block.

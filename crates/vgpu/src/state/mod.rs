@@ -169,11 +169,26 @@ impl State {
             page_resources,
             ..
         } = self;
+        let mut destroyed = false;
         for released in engine.drain_released() {
             if let Some(res) = page_resources.remove(&released) {
                 bind.destroy(res);
+                destroyed = true;
             }
         }
+        if destroyed {
+            // As `destroy_bound_resource` does.
+            engine.invalidate_memos();
+        }
         bind.release_retired();
+    }
+
+    /// Unregisters a resource from the binding store, which evicts the bind groups using it and
+    /// moves the store's invalidation epoch, and moves the engine's clocks with it: the fast
+    /// records' tokens are those clocks alone (`memo.rs`), so every resource a memoized group may
+    /// hold is destroyed through here (or with `UniformEngine::invalidate_memos` after it).
+    pub(crate) fn destroy_bound_resource(&mut self, res: ResourceKey) {
+        self.bind.destroy(res);
+        self.engine.invalidate_memos();
     }
 }

@@ -17,7 +17,7 @@ use vgpu_uniforms::{BufferKey, OwnerKey, SlotRef, UniformEngine};
 
 use super::State;
 use super::inspect::Inspector;
-use super::memo::{BuiltGroup, FAST_GROUPS, FastRecord, GroupMemo, MEMO_VALUES, ValuePages};
+use super::memo::{BuiltGroup, FAST_GROUPS, GroupMemo, MEMO_VALUES, ValuePages};
 use super::operation::{BindingContent, OpKey, Operation, group_values};
 use super::pipeline::pipeline_by_id;
 use super::program::Program;
@@ -190,21 +190,22 @@ impl State {
         bound: &mut PassBindings,
         signature_id: u32,
     ) -> bool {
-        let epoch = self.bind.invalidation_epoch();
         let State {
             ops,
             engine,
+            bind,
             render_pipelines,
             ..
         } = self;
         let Some(op) = ops.get_mut(key) else {
             return false;
         };
+        // The clocks move with the bind-group cache's invalidation epoch too (`State` moves them
+        // at every destroy): a token that holds says the memos' groups do.
         let clock = engine.stamp_clock();
-        let token = FastRecord::check_token(epoch, clock);
         let fast = &op.fast;
         let [g0, g1] = &op.groups.head;
-        if fast.checked_at == token && fast.signature_id == signature_id {
+        if fast.checked_at == clock && fast.signature_id == signature_id {
             // Nothing moved since this record's stamps were last found current (a static
             // frame's draws): its one or two groups bind their memoized offsets.
             let Some(group) = &g0.group else {
@@ -217,7 +218,7 @@ impl State {
                 };
                 set_single(rec, bound, 1, g1.group_id(), group, &g1.offset);
             }
-        } else if fast.value_checked_at == FastRecord::check_token(epoch, engine.value_clock())
+        } else if fast.value_checked_at == engine.value_clock()
             && fast.signature_id == signature_id
             && bind_fast_group(rec, bound, 0, g0, fast.shared_group(0), clock)
             && (fast.groups_len != 2
@@ -225,7 +226,14 @@ impl State {
         {
             // Only shared blocks moved since (a camera set before the pass): their groups are
             // bound already, the others bind their memos.
-        } else if !record_checked(op, engine, rec, bound, (epoch, clock), signature_id) {
+        } else if !record_checked(
+            op,
+            engine,
+            rec,
+            bound,
+            (bind.invalidation_epoch(), clock),
+            signature_id,
+        ) {
             return false;
         }
         let fast = &op.fast;
@@ -423,12 +431,12 @@ fn record_checked<R: Recorder>(
                 // The second group's stamp held; the first holds a shared block, bound at its
                 // current slot: the value token covers the record from now on.
                 mark_shared(bound, 0, clock, slot0);
-                op.fast.value_checked_at = FastRecord::check_token(epoch, engine.value_clock());
+                op.fast.value_checked_at = engine.value_clock();
             }
             return true;
         }
     }
-    record_picked(op, engine, rec, bound, (epoch, clock))
+    record_picked(op, engine, rec, bound, clock)
 }
 
 /// [`record_checked`] past its shared-block case: each group's memoized slot or the slot
@@ -439,7 +447,7 @@ fn record_picked<R: Recorder>(
     engine: &mut UniformEngine,
     rec: &mut R,
     bound: &mut PassBindings,
-    (epoch, clock): (u64, u64),
+    clock: u64,
 ) -> bool {
     let n = op.fast.groups_len;
     let stamps = engine.stamps();
@@ -480,11 +488,11 @@ fn record_picked<R: Recorder>(
         }
     }
     if p0.fresh && p1.fresh {
-        op.fast.checked_at = FastRecord::check_token(epoch, clock);
+        op.fast.checked_at = clock;
     }
     // The value token covers the groups without a shared block: each must have been fresh.
     if (p0.fresh || shared0) && (p1.fresh || shared1) {
-        op.fast.value_checked_at = FastRecord::check_token(epoch, engine.value_clock());
+        op.fast.value_checked_at = engine.value_clock();
     }
     true
 }

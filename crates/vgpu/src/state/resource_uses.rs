@@ -57,6 +57,8 @@ impl State {
             if uses.idle.get(&old) == Some(&seq) {
                 uses.idle.remove(&old);
                 self.bind.destroy(old);
+                // As `destroy_bound_resource` does (`uses` borrows the state's table).
+                self.engine.invalidate_memos();
             }
         }
         if uses.order.len() > 2 * IDLE_RESOURCES {

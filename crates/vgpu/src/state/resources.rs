@@ -103,7 +103,7 @@ impl BufferRecord {
         if let Some(shared) = self.shared.upgrade() {
             shared.with(|st| {
                 for k in keys {
-                    st.bind.destroy(k);
+                    st.destroy_bound_resource(k);
                 }
             });
         }
