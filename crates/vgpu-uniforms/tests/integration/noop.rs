@@ -853,3 +853,63 @@ fn a_value_set_once_or_again_before_its_first_bind_reaches_the_gpu() {
     engine.finish_submission().unwrap();
     assert_eq!((snap(&ctx) - before).bytes_uploaded, 0);
 }
+
+/// The value clock follows the stamps of owners not marked shared only: a shared owner's move
+/// leaves it (the stamp clock moves), an unshared owner's moves both, `invalidate_memos` moves
+/// both without moving any stamp, and a shared owner's removal moves both; its stamp slot, reused,
+/// belongs to an unshared owner again.
+#[test]
+fn the_value_clock_leaves_shared_owners_out() {
+    let (ctx, mut engine) = noop_engine(EngineConfig::default());
+    let camera = engine.create_owner("camera", AddressSpace::Uniform);
+    engine.mark_shared(camera);
+    let object = engine.create_owner("object", AddressSpace::Uniform);
+    engine.set_bytes(camera, &mat(1.0)).unwrap();
+    engine.set_bytes(object, &mat(1.0)).unwrap();
+    engine.begin_submission().unwrap();
+    engine.resolve(camera).unwrap();
+    engine.resolve(object).unwrap();
+    engine.memos_in_use();
+    // Set again after memos are in use: each is captured and its stamp moves.
+    let (clock, values) = (engine.stamp_clock(), engine.value_clock());
+    let camera_slot = engine.stamp_slot(camera).unwrap() as usize;
+    let camera_stamp = engine.stamps()[camera_slot];
+    engine.set_bytes(camera, &mat(2.0)).unwrap();
+    assert_ne!(
+        engine.stamps()[camera_slot],
+        camera_stamp,
+        "the shared owner's stamp moved"
+    );
+    assert!(engine.stamp_clock() > clock);
+    assert_eq!(engine.value_clock(), values, "a shared owner's move");
+    let clock = engine.stamp_clock();
+    engine.set_bytes(object, &mat(2.0)).unwrap();
+    assert!(engine.stamp_clock() > clock);
+    assert!(engine.value_clock() > values, "an unshared owner's move");
+    engine.finish_submission().unwrap();
+    submit_empty(&ctx);
+
+    // An outside change: both clocks move, no stamp does.
+    let stamps = engine.stamps().to_vec();
+    let (clock, values) = (engine.stamp_clock(), engine.value_clock());
+    engine.invalidate_memos();
+    assert!(engine.stamp_clock() > clock && engine.value_clock() > values);
+    assert_eq!(engine.stamps(), &stamps[..]);
+
+    // The shared owner's removal moves the value clock too; the next owner takes its stamp
+    // slot, unshared.
+    let values = engine.value_clock();
+    engine.remove_owner(camera).unwrap();
+    assert!(engine.value_clock() > values);
+    let next = engine.create_owner("next", AddressSpace::Uniform);
+    assert_eq!(engine.stamp_slot(next).unwrap() as usize, camera_slot);
+    engine.set_bytes(next, &mat(1.0)).unwrap();
+    engine.begin_submission().unwrap();
+    engine.resolve(next).unwrap();
+    engine.memos_in_use();
+    let values = engine.value_clock();
+    engine.set_bytes(next, &mat(2.0)).unwrap();
+    assert!(engine.value_clock() > values, "the reused slot is unshared");
+    engine.finish_submission().unwrap();
+    submit_empty(&ctx);
+}
