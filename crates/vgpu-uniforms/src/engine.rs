@@ -671,25 +671,15 @@ impl UniformEngine {
         }
     }
 
-    /// [`set_bytes_if_set`](Self::set_bytes_if_set) of an owner without a CPU copy (set once, or
-    /// never: `None`) or of another size (`None`).
+    /// [`set_bytes_if_set`](Self::set_bytes_if_set) of an owner without a CPU copy: a set owner of
+    /// this size takes [`set_bytes`](Self::set_bytes); one never set, or of another size, `None`.
     #[inline(never)]
     fn set_bytes_if_set_once(&mut self, key: OwnerKey, bytes: &[u8]) -> Option<bool> {
-        let owner = self.owners.get_mut(key)?;
+        let owner = self.owners.get(key)?;
         if owner.len == 0 || owner.len as usize != bytes.len() {
             return None;
         }
-        let changed = commit_if_changed(
-            owner,
-            key,
-            bytes,
-            || SubmissionState::new(self.open, self.submission, self.memos_declared_in),
-            &mut self.pool,
-            &mut self.stamps,
-            &mut self.writes_at_finish,
-        );
-        self.unchanged_sets += u64::from(!changed);
-        Some(changed)
+        self.set_bytes(key, bytes).ok()
     }
 
     /// Writes `bytes` at `offset` of the owner's value (one member of it), in place: compares

@@ -288,13 +288,15 @@ impl<T: Uniform> TypedBinding<T> {
     fn set_written(&self, state: impl StateAccess, value: &T) -> Result<()> {
         let owner = self.owner();
         state.with(|st| {
-            let written = match crate::typed::plain_bytes(value) {
-                Some(bytes) => st.write_plain_owner(owner, bytes),
-                None => st.write_typed_owner(owner, |bytes| value.write_wgsl(bytes)),
-            };
-            match written {
-                Some(()) => Ok(()),
-                None => self.set_first(st, value),
+            // A plain value reaches here only when `set_via` found no owner to write over.
+            let written = crate::typed::plain_bytes(value).is_none()
+                && st
+                    .write_typed_owner(owner, |bytes| value.write_wgsl(bytes))
+                    .is_some();
+            if written {
+                Ok(())
+            } else {
+                self.set_first(st, value)
             }
         })
     }

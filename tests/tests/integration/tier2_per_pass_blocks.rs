@@ -7,7 +7,10 @@
 
 #![allow(clippy::unwrap_used)]
 
-use vgpu::{Draw, DrawDesc, Gpu, Target, TextureDesc, Uniform};
+use vgpu::{
+    Draw, DrawDesc, Gpu, Shader, SharedUniforms, StatsSnapshot, Target, Texture, TextureDesc,
+    Uniform,
+};
 use vgpu_tests::each_gpu;
 
 /// Draws a quad over `object.rect.x..object.rect.y` (clip space) in `camera.tint / 255`.
@@ -68,11 +71,12 @@ fn expected(tint: [f32; 4], extra: bool) -> [u8; 4] {
     [0, 1, 2, 3].map(|i| tint[i] as u8 + add[i])
 }
 
-fn check(target: &Target, tint: [f32; 4], what: &str) {
+/// Checks each quarter of `target`: `tint`, plus the texel where `extra_layout(q)`.
+fn check(target: &Target, tint: [f32; 4], extra_layout: impl Fn(usize) -> bool, what: &str) {
     let image = target.read_rgba8().unwrap();
     for x in 0..8u32 {
         let q = (x / 2) as usize;
-        let want = expected(tint, q % 2 == 1);
+        let want = expected(tint, extra_layout(q));
         for y in 0..2 {
             assert_eq!(
                 image.pixel(x, y),
@@ -81,6 +85,59 @@ fn check(target: &Target, tint: [f32; 4], what: &str) {
             );
         }
     }
+}
+
+/// One draw per quarter, each bound to `camera` and its own quarter; `shader(q)` picks its
+/// shader and `extra` (bound where that shader has it) its texture.
+fn quarter_draws<'s>(
+    gpu: &Gpu,
+    camera: &SharedUniforms,
+    shader: impl Fn(usize) -> (&'s Shader, Option<&'s Texture>),
+) -> Vec<Draw> {
+    (0..4)
+        .map(|q| {
+            let (shader, extra) = shader(q);
+            let draw = gpu
+                .draw(
+                    shader,
+                    DrawDesc {
+                        label: format!("quarter {q}"),
+                        vertex_count: Some(6),
+                        ..Default::default()
+                    },
+                )
+                .unwrap();
+            draw.set("camera", camera).unwrap();
+            draw.set("object", &Object { rect: quarter(q) }).unwrap();
+            if let Some(extra) = extra {
+                draw.set("extra", extra).unwrap();
+            }
+            draw
+        })
+        .collect()
+}
+
+/// One frame of two passes drawing `draws` into `targets`, the camera set to `TINTS[i]` before
+/// pass `i` when `per_pass`; returns the frame's counters.
+fn frame(
+    gpu: &Gpu,
+    camera: &SharedUniforms,
+    draws: &[Draw],
+    targets: &[Target; 2],
+    per_pass: bool,
+) -> StatsSnapshot {
+    let before = gpu.stats();
+    gpu.frame(|f| {
+        for (target, tint) in targets.iter().zip(TINTS) {
+            if per_pass {
+                camera.set(&Camera { tint })?;
+            }
+            f.pass(target, |p| draws.iter().try_for_each(|d| p.draw(d)))?;
+        }
+        Ok(())
+    })
+    .unwrap();
+    gpu.stats() - before
 }
 
 #[test]
@@ -103,61 +160,43 @@ fn a_per_pass_camera_reaches_draws_of_two_layouts_interleaved() {
             .unwrap();
         // Quarters 0 and 2 with the plain layout, 1 and 3 with the extra binding: recorded in
         // that order, so the layouts alternate at group 0.
-        let draws: Vec<Draw> = (0..4)
-            .map(|q| {
-                let shader = if q % 2 == 0 { &plain } else { &with_extra };
-                let draw = gpu
-                    .draw(
-                        shader,
-                        DrawDesc {
-                            label: format!("quarter {q}"),
-                            vertex_count: Some(6),
-                            ..Default::default()
-                        },
-                    )
-                    .unwrap();
-                draw.set("camera", &camera).unwrap();
-                draw.set("object", &Object { rect: quarter(q) }).unwrap();
-                if q % 2 == 1 {
-                    draw.set("extra", &extra).unwrap();
-                }
-                draw
-            })
-            .collect();
+        let extra_layout = |q: usize| q % 2 == 1;
+        let draws = quarter_draws(gpu, &camera, |q| {
+            if extra_layout(q) {
+                (&with_extra, Some(&extra))
+            } else {
+                (&plain, None)
+            }
+        });
         let targets = [gpu.target(8, 2).unwrap(), gpu.target(8, 2).unwrap()];
         // Frames with the camera set before each pass, and static frames in between (where the
         // draws' records are checked and their tokens taken): a per-pass frame after a static one
         // finds each draw's token holding and the camera's group noted as bound by the draw
         // before it, which has the other layout.
-        for (frame, per_pass) in [true, false, false, true, false, true, true]
+        for (i, per_pass) in [true, false, false, true, false, true, true]
             .into_iter()
             .enumerate()
         {
-            let before = gpu.stats();
-            gpu.frame(|f| {
-                for (target, tint) in targets.iter().zip(TINTS) {
-                    if per_pass {
-                        camera.set(&Camera { tint })?;
-                    }
-                    f.pass(target, |p| draws.iter().try_for_each(|d| p.draw(d)))?;
-                }
-                Ok(())
-            })
-            .unwrap();
-            let d = gpu.stats() - before;
-            if frame > 0 {
-                assert_eq!(d.bind_groups_created, 0, "frame {frame}: {d:?}");
+            let d = frame(gpu, &camera, &draws, &targets, per_pass);
+            if i > 0 {
+                assert_eq!(d.bind_groups_created, 0, "frame {i}: {d:?}");
                 // Each draw binds both groups: its group 0 layout differs from the draw
                 // before it, and its object is its own.
-                assert_eq!(d.set_bind_group_calls, 16, "frame {frame}: {d:?}");
+                assert_eq!(d.set_bind_group_calls, 16, "frame {i}: {d:?}");
             }
             if !gpu.is_noop() {
                 let first = if per_pass { TINTS[0] } else { TINTS[1] };
-                check(&targets[0], first, &format!("frame {frame}, first pass"));
+                check(
+                    &targets[0],
+                    first,
+                    extra_layout,
+                    &format!("frame {i}, first pass"),
+                );
                 check(
                     &targets[1],
                     TINTS[1],
-                    &format!("frame {frame}, second pass"),
+                    extra_layout,
+                    &format!("frame {i}, second pass"),
                 );
             }
         }
@@ -171,55 +210,27 @@ fn draws_of_one_layout_find_the_per_pass_camera_bound() {
     each_gpu(|gpu: &Gpu| {
         let plain = gpu.shader("plain", PLAIN_WGSL).unwrap();
         let camera = gpu.uniforms(&Camera { tint: TINTS[0] }).unwrap();
-        let draws: Vec<Draw> = (0..4)
-            .map(|q| {
-                let draw = gpu
-                    .draw(
-                        &plain,
-                        DrawDesc {
-                            vertex_count: Some(6),
-                            ..Default::default()
-                        },
-                    )
-                    .unwrap();
-                draw.set("camera", &camera).unwrap();
-                draw.set("object", &Object { rect: quarter(q) }).unwrap();
-                draw
-            })
-            .collect();
+        let draws = quarter_draws(gpu, &camera, |_| (&plain, None));
         let targets = [gpu.target(8, 2).unwrap(), gpu.target(8, 2).unwrap()];
-        for frame in 0..4 {
-            let before = gpu.stats();
-            gpu.frame(|f| {
-                for (target, tint) in targets.iter().zip(TINTS) {
-                    camera.set(&Camera { tint })?;
-                    f.pass(target, |p| draws.iter().try_for_each(|d| p.draw(d)))?;
-                }
-                Ok(())
-            })
-            .unwrap();
-            let d = gpu.stats() - before;
-            if frame > 0 {
+        for i in 0..4 {
+            let d = frame(gpu, &camera, &draws, &targets, true);
+            if i > 0 {
                 // Per pass: the camera once, each object once.
-                assert_eq!(d.set_bind_group_calls, 2 * (1 + 4), "frame {frame}: {d:?}");
-                assert_eq!(d.set_bind_group_skipped, 2 * 3, "frame {frame}: {d:?}");
+                assert_eq!(d.set_bind_group_calls, 2 * (1 + 4), "frame {i}: {d:?}");
+                assert_eq!(d.set_bind_group_skipped, 2 * 3, "frame {i}: {d:?}");
             }
             if !gpu.is_noop() {
-                let expect = |target: &Target, tint: [f32; 4], what: &str| {
-                    let image = target.read_rgba8().unwrap();
-                    for x in 0..8 {
-                        assert_eq!(
-                            image.pixel(x, 0),
-                            Some(expected(tint, false)),
-                            "{what} ({x},0)"
-                        );
-                    }
-                };
-                expect(&targets[0], TINTS[0], &format!("frame {frame}, first pass"));
-                expect(
+                check(
+                    &targets[0],
+                    TINTS[0],
+                    |_| false,
+                    &format!("frame {i}, first pass"),
+                );
+                check(
                     &targets[1],
                     TINTS[1],
-                    &format!("frame {frame}, second pass"),
+                    |_| false,
+                    &format!("frame {i}, second pass"),
                 );
             }
         }

@@ -131,8 +131,13 @@ impl GroupMemo {
     /// fast path's groups), from the operation's `contents`.
     #[inline]
     pub(crate) fn single_value(&self, contents: &[BindingContent]) -> Option<OwnerKey> {
-        let index = usize::from(self.single).checked_sub(1)?;
-        contents.get(index)?.owner()
+        self.single_content(contents)?.owner()
+    }
+
+    /// The content of the group's only value (see [`single_value`](Self::single_value)).
+    #[inline]
+    fn single_content<'c>(&self, contents: &'c [BindingContent]) -> Option<&'c BindingContent> {
+        contents.get(usize::from(self.single).checked_sub(1)?)
     }
 }
 
@@ -355,10 +360,10 @@ impl Operation {
         };
         let contents = &self.contents;
         let holds_block = |g: &GroupMemo| {
-            usize::from(g.single)
-                .checked_sub(1)
-                .and_then(|i| contents.get(i))
-                .is_some_and(|c| matches!(c, BindingContent::Block { .. }))
+            matches!(
+                g.single_content(contents),
+                Some(BindingContent::Block { .. })
+            )
         };
         self.fast.shared_groups = self
             .groups

@@ -430,7 +430,7 @@ fn record_checked<R: Recorder>(
             if op.fast.shared_group(0) {
                 // The second group's stamp held; the first holds a shared block, bound at its
                 // current slot: the value token covers the record from now on.
-                mark_shared(bound, 0, clock, slot0);
+                note_block_bound(bound, 0, clock, slot0);
                 op.fast.value_checked_at = engine.value_clock();
             }
             return true;
@@ -476,7 +476,7 @@ fn record_picked<R: Recorder>(
     // A picked slot is current at this clock: a shared block's is noted for the pass.
     let (shared0, shared1) = (op.fast.shared_group(0), op.fast.shared_group(1));
     if shared0 {
-        mark_shared(bound, 0, clock, g0.stamp_slot);
+        note_block_bound(bound, 0, clock, g0.stamp_slot);
     }
     if n == 2 {
         let Some((group, id)) = g1.chosen(p1.other) else {
@@ -484,7 +484,7 @@ fn record_picked<R: Recorder>(
         };
         set_single(rec, bound, 1, id, group, &p1.offset);
         if shared1 {
-            mark_shared(bound, 1, clock, g1.stamp_slot);
+            note_block_bound(bound, 1, clock, g1.stamp_slot);
         }
     }
     if p0.fresh && p1.fresh {
@@ -536,7 +536,7 @@ fn bind_memo<R: Recorder>(rec: &mut R, bound: &mut PassBindings, gi: usize, g: &
 /// Notes that group `gi` binds the slot of the shared block in stamp slot `stamp_slot` that is
 /// current at stamp clock `clock` (see [`BoundGroup::shared_clock`]).
 #[inline(always)]
-fn mark_shared(bound: &mut PassBindings, gi: usize, clock: u64, stamp_slot: u32) {
+fn note_block_bound(bound: &mut PassBindings, gi: usize, clock: u64, stamp_slot: u32) {
     if let Some(b) = bound.groups.get_mut(gi) {
         b.shared_clock = clock;
         b.shared_slot = stamp_slot;
@@ -614,7 +614,7 @@ fn catch_up_and_set<R: Recorder>(
         };
         set_single(rec, bound, gi, g.group_id(), group, &g.offset);
         if shared_groups & (1 << gi) != 0 {
-            mark_shared(bound, gi, clock, g.stamp_slot);
+            note_block_bound(bound, gi, clock, g.stamp_slot);
         }
     }
     true
