@@ -16,6 +16,7 @@ mod lock;
 mod memo;
 mod operation;
 mod pipeline;
+mod prefetch;
 mod program;
 mod record;
 mod recorder;

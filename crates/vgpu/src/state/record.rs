@@ -20,6 +20,7 @@ use super::inspect::Inspector;
 use super::memo::{BuiltGroup, FAST_GROUPS, GroupMemo, MEMO_VALUES, ValuePages};
 use super::operation::{BindingContent, OpKey, Operation, group_values};
 use super::pipeline::pipeline_by_id;
+use super::prefetch;
 use super::program::Program;
 use super::resources::HeldResource;
 use crate::descriptors::{DrawRange, TargetSignature};
@@ -99,8 +100,10 @@ pub(crate) struct ResolvedValue {
     clock: u64,
 }
 
-#[derive(Clone, Copy, Debug, Default)]
+#[derive(Clone, Copy, Debug)]
 struct BoundGroup {
+    /// The bound group's id ([`BoundGroup::NONE`]: nothing bound; never a memo's id, which is 0
+    /// without a group: see [`set_memo`]).
     id: u64,
     offsets: [u32; MAX_DYNAMIC],
     /// The stamp clock at which the group was bound to the then-current slot of the shared
@@ -109,6 +112,22 @@ struct BoundGroup {
     /// this bind group, finds it bound already (`bind_fast_group`).
     shared_clock: u64,
     shared_slot: u32,
+}
+
+impl BoundGroup {
+    /// The id of no bind group.
+    const NONE: u64 = u64::MAX;
+}
+
+impl Default for BoundGroup {
+    fn default() -> Self {
+        BoundGroup {
+            id: BoundGroup::NONE,
+            offsets: [0; MAX_DYNAMIC],
+            shared_clock: 0,
+            shared_slot: 0,
+        }
+    }
 }
 
 /// What a pass (or bundle) has bound, to skip identical sets, plus local counters flushed to
@@ -208,15 +227,11 @@ impl State {
         if fast.checked_at == clock && fast.signature_id == signature_id {
             // Nothing moved since this record's stamps were last found current (a static
             // frame's draws): its one or two groups bind their memoized offsets.
-            let Some(group) = &g0.group else {
+            prefetch::records_ahead(op);
+            if !set_memo(rec, bound, 0, g0)
+                || (fast.groups_len == 2 && !set_memo(rec, bound, 1, g1))
+            {
                 return false;
-            };
-            set_single(rec, bound, 0, g0.group_id(), group, &g0.offset);
-            if fast.groups_len == 2 {
-                let Some(group) = &g1.group else {
-                    return false;
-                };
-                set_single(rec, bound, 1, g1.group_id(), group, &g1.offset);
             }
         } else if fast.value_checked_at == engine.value_clock()
             && fast.signature_id == signature_id
@@ -526,10 +541,26 @@ fn bind_fast_group<R: Recorder>(
 /// Binds fast group `gi`'s memoized group and offset (`false`: no group memoized).
 #[inline(always)]
 fn bind_memo<R: Recorder>(rec: &mut R, bound: &mut PassBindings, gi: usize, g: &GroupMemo) -> bool {
+    set_memo(rec, bound, gi, g)
+}
+
+/// [`set_single`] of memo `g`'s group at its offset, which the pass skips when it has that group
+/// bound at that offset already without looking at the memo's group: a memo without a group has
+/// id 0, which no bound group has ([`BoundGroup::NONE`] when nothing is bound), so ids that
+/// match name a group the memo holds. `false`: nothing bound at `gi` and no group memoized.
+#[inline(always)]
+fn set_memo<R: Recorder>(rec: &mut R, bound: &mut PassBindings, gi: usize, g: &GroupMemo) -> bool {
+    let Some(b) = bound.groups.get(gi) else {
+        return false;
+    };
+    if b.id == g.group_id() && b.offsets[0] == g.offset {
+        bound.set_bind_group_skipped += 1;
+        return true;
+    }
     let Some(group) = &g.group else {
         return false;
     };
-    set_single(rec, bound, gi, g.group_id(), group, &g.offset);
+    bind_single(rec, bound, gi, g.group_id(), group, &g.offset);
     true
 }
 
@@ -974,6 +1005,22 @@ fn set_single<R: Recorder>(
         bound.set_bind_group_skipped += 1;
         return;
     }
+    bind_single(rec, bound, gi, id, group, offset);
+}
+
+/// Binds `group` at group `gi` with one dynamic offset, and notes it bound.
+#[inline(always)]
+fn bind_single<R: Recorder>(
+    rec: &mut R,
+    bound: &mut PassBindings,
+    gi: usize,
+    id: u64,
+    group: &wgpu::BindGroup,
+    offset: &u32,
+) {
+    let Some(b) = bound.groups.get_mut(gi) else {
+        return;
+    };
     // The offset is passed where it lies (in the record): no copy to the stack.
     rec.set_bind_group(gi as u32, group, std::slice::from_ref(offset));
     b.id = id;
