@@ -3,13 +3,15 @@
 //! A steady draw reads its record's fast part and two group memos: three cache lines of a
 //! 320-byte table slot. At 100 000 draws the table (32 MB of records) outgrows the CPU's last
 //! cache level, and each draw waits on memory for those lines: on this project's AMD EPYC
-//! development machine (32 MiB L3) a static frame of 100 000 draws × 2 passes encoded in 1.17×
-//! raw wgpu's time with 1.04× its instructions (`uniform-capture --mode typed --scenario static
-//! --draws 100000 --backend noop`). Draws are recorded mostly in the order their records were
-//! made, which is the table's order, so the draw that finds its record current asks for the
-//! lines of the record [`DISTANCE`] slots further on: 1.03× to 1.05× raw's time there. A wrong
-//! guess costs the three prefetch instructions and nothing else (a prefetch never faults, and
-//! the address is only computed, never read through).
+//! development machine (32 MiB L3) a frame of 100 000 draws × 2 passes encoded in 1.16× to
+//! 1.19× raw wgpu's time with 1.04× its instructions (`uniform-capture --mode typed --scenario
+//! static --draws 100000 --backend noop`; 1.22× with a camera set per pass), and cachegrind
+//! (32 MiB last level) counted 1.08 million last-level misses per static frame against raw's 0.
+//! Draws are recorded mostly in the order their records were made, which is the table's order,
+//! so every draw that reaches its record asks for the lines of the record [`DISTANCE`] slots
+//! further on (`State::record_fast`). A wrong guess costs the three prefetch instructions and
+//! nothing else: a prefetch never faults, and the address is only computed, never read through.
+//! Prefetching two of the three lines gained nothing.
 
 use super::operation::Operation;
 

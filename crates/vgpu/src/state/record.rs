@@ -222,12 +222,13 @@ impl State {
         // The clocks move with the bind-group cache's invalidation epoch too (`State` moves them
         // at every destroy): a token that holds says the memos' groups do.
         let clock = engine.stamp_clock();
+        // Large tables outgrow the cache: the next draws' records are asked for now.
+        prefetch::records_ahead(op);
         let fast = &op.fast;
         let [g0, g1] = &op.groups.head;
         if fast.checked_at == clock && fast.signature_id == signature_id {
             // Nothing moved since this record's stamps were last found current (a static
             // frame's draws): its one or two groups bind their memoized offsets.
-            prefetch::records_ahead(op);
             if !set_memo(rec, bound, 0, g0)
                 || (fast.groups_len == 2 && !set_memo(rec, bound, 1, g1))
             {
@@ -1021,8 +1022,7 @@ fn bind_single<R: Recorder>(
     let Some(b) = bound.groups.get_mut(gi) else {
         return;
     };
-    // The offset is passed where it lies (in the record): no copy to the stack.
-    rec.set_bind_group(gi as u32, group, std::slice::from_ref(offset));
+    // Noted before the call, while `id` and `offset` are still in registers.
     b.id = id;
     b.shared_clock = 0;
     // Offsets past the first may keep another group's values: a group with one dynamic offset
@@ -1030,6 +1030,8 @@ fn bind_single<R: Recorder>(
     // cost a redundant set, never skip a needed one.
     b.offsets[0] = *offset;
     bound.set_bind_group_calls += 1;
+    // The offset is passed where it lies (in the record): no copy to the stack.
+    rec.set_bind_group(gi as u32, group, std::slice::from_ref(offset));
 }
 
 #[inline]
