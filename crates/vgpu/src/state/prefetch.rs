@@ -13,6 +13,15 @@
 //! nothing else: a prefetch never faults, and the address is only computed, never read through.
 //! Prefetching two of the three lines gained nothing.
 
+// Without a prefetch instruction (below) the distance and stride go unused.
+#![cfg_attr(
+    not(any(
+        target_arch = "x86_64",
+        all(target_arch = "x86", target_feature = "sse")
+    )),
+    allow(dead_code)
+)]
+
 use super::operation::Operation;
 
 /// How many table slots ahead a draw prefetches: far enough for the memory to answer before that
@@ -37,7 +46,10 @@ const fn slot_stride(size: usize, align: usize) -> usize {
 /// (its first three cache lines). A hint: no effect on what any draw records.
 #[inline(always)]
 pub(crate) fn records_ahead(op: &Operation) {
-    #[cfg(any(target_arch = "x86_64", target_arch = "x86"))]
+    #[cfg(any(
+        target_arch = "x86_64",
+        all(target_arch = "x86", target_feature = "sse")
+    ))]
     {
         #[cfg(target_arch = "x86")]
         use std::arch::x86::{_MM_HINT_T0, _mm_prefetch};
@@ -46,16 +58,20 @@ pub(crate) fn records_ahead(op: &Operation) {
         let ahead = std::ptr::from_ref(op)
             .cast::<i8>()
             .wrapping_add(STRIDE * DISTANCE);
-        // SAFETY: `_mm_prefetch` needs SSE, which every x86_64 CPU has (and x86 targets of
-        // Rust's tier 1 and 2 enable); it reads no memory and never faults, whatever the
-        // address (which `wrapping_add` computes without creating a reference).
+        // SAFETY: `_mm_prefetch` needs SSE, which every x86_64 CPU has and an x86 build has
+        // when this compiles (`target_feature = "sse"`); it reads no memory and never faults,
+        // whatever the address (which `wrapping_add` computes without creating a reference).
         unsafe {
             _mm_prefetch::<_MM_HINT_T0>(ahead);
             _mm_prefetch::<_MM_HINT_T0>(ahead.wrapping_add(64));
             _mm_prefetch::<_MM_HINT_T0>(ahead.wrapping_add(128));
         }
     }
-    #[cfg(not(any(target_arch = "x86_64", target_arch = "x86")))]
+    // Elsewhere (aarch64's prefetch intrinsic is unstable; wasm has none) a no-op.
+    #[cfg(not(any(
+        target_arch = "x86_64",
+        all(target_arch = "x86", target_feature = "sse")
+    )))]
     let _ = op;
 }
 
