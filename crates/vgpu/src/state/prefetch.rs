@@ -17,7 +17,8 @@
 #![cfg_attr(
     not(any(
         target_arch = "x86_64",
-        all(target_arch = "x86", target_feature = "sse")
+        all(target_arch = "x86", target_feature = "sse"),
+        target_arch = "aarch64"
     )),
     allow(dead_code)
 )]
@@ -67,10 +68,30 @@ pub(crate) fn records_ahead(op: &Operation) {
             _mm_prefetch::<_MM_HINT_T0>(ahead.wrapping_add(128));
         }
     }
-    // Elsewhere (aarch64's prefetch intrinsic is unstable; wasm has none) a no-op.
+    #[cfg(target_arch = "aarch64")]
+    {
+        let ahead = std::ptr::from_ref(op)
+            .cast::<u8>()
+            .wrapping_add(STRIDE * DISTANCE);
+        // SAFETY: `prfm` (prefetch for load into L1, keep) is a hint: it reads no memory into
+        // a register, writes none, and never faults, whatever the address (computed by
+        // `wrapping_add` without creating a reference). Its intrinsic is unstable, hence the
+        // assembly. Compiled here, not measured (no aarch64 machine at hand).
+        unsafe {
+            std::arch::asm!(
+                "prfm pldl1keep, [{a}]",
+                "prfm pldl1keep, [{a}, #64]",
+                "prfm pldl1keep, [{a}, #128]",
+                a = in(reg) ahead,
+                options(nostack, preserves_flags, readonly),
+            );
+        }
+    }
+    // Elsewhere (wasm has no prefetch) a no-op.
     #[cfg(not(any(
         target_arch = "x86_64",
-        all(target_arch = "x86", target_feature = "sse")
+        all(target_arch = "x86", target_feature = "sse"),
+        target_arch = "aarch64"
     )))]
     let _ = op;
 }
