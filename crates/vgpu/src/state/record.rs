@@ -195,8 +195,9 @@ impl State {
     /// operation's fast record alone, while it is current. Returns `false`, having possibly set
     /// bind groups but recorded no draw, when [`record_draw`](Self::record_draw) must run.
     ///
-    /// Per draw: one slotmap lookup, two compares for the fast record (its check token and the
-    /// pass's signature) and per group a compare with what is bound. When the token moved since
+    /// Per draw: one slotmap lookup, a prefetch of the record a few slots on (`prefetch.rs`), two
+    /// compares for the fast record (its check token and the pass's signature) and per group a
+    /// compare with what is bound. When the token moved since
     /// the record last checked its stamps (a value was set, a resource destroyed),
     /// `record_checked` compares each group's stamp; a group whose owner's stamp moved (its value
     /// was set, or bound to a snapshot slot in the last submission) resolves again
@@ -536,19 +537,14 @@ fn bind_fast_group<R: Recorder>(
         bound.set_bind_group_skipped += u64::from(bound_here);
         return bound_here;
     }
-    bind_memo(rec, bound, gi, g)
-}
-
-/// Binds fast group `gi`'s memoized group and offset (`false`: no group memoized).
-#[inline(always)]
-fn bind_memo<R: Recorder>(rec: &mut R, bound: &mut PassBindings, gi: usize, g: &GroupMemo) -> bool {
     set_memo(rec, bound, gi, g)
 }
 
-/// [`set_single`] of memo `g`'s group at its offset, which the pass skips when it has that group
-/// bound at that offset already without looking at the memo's group: a memo without a group has
-/// id 0, which no bound group has ([`BoundGroup::NONE`] when nothing is bound), so ids that
-/// match name a group the memo holds. `false`: nothing bound at `gi` and no group memoized.
+/// Binds fast group `gi`'s memoized group at its memoized offset, as [`set_single`] does, but
+/// skips it without looking at the memo's group when the pass has that group bound at that
+/// offset already: a memo without a group has id 0, which no bound group has
+/// ([`BoundGroup::NONE`] when nothing is bound), so ids that match name a group the memo holds.
+/// `false`: the memo holds no group and the pass has not bound it.
 #[inline(always)]
 fn set_memo<R: Recorder>(rec: &mut R, bound: &mut PassBindings, gi: usize, g: &GroupMemo) -> bool {
     let Some(b) = bound.groups.get(gi) else {
