@@ -13,8 +13,9 @@ use vgpu::{
 };
 use vgpu_tests::each_gpu;
 
-/// Draws a quad over `object.rect.x..object.rect.y` (clip space) in `camera.tint / 255`.
-const PLAIN_WGSL: &str = "
+/// The bindings and vertex stage both shaders share: a quad over
+/// `object.rect.x..object.rect.y` (clip space), the camera at group 0 and the object at group 1.
+const COMMON_WGSL: &str = "
 struct Camera { tint: vec4f }
 @group(0) @binding(0) var<uniform> camera: Camera;
 struct Object { rect: vec4f }
@@ -24,27 +25,27 @@ struct Object { rect: vec4f }
     var ys = array<f32, 6>(0.0, 0.0, 1.0, 0.0, 1.0, 1.0);
     return vec4f(mix(object.rect.x, object.rect.y, xs[i]), mix(-1.0, 1.0, ys[i]), 0.0, 1.0);
 }
-@fragment fn fs_main() -> @location(0) vec4f { return camera.tint / 255.0; }
 ";
+
+/// [`COMMON_WGSL`] drawn in `camera.tint / 255`.
+fn plain_wgsl() -> String {
+    format!(
+        "{COMMON_WGSL}@fragment fn fs_main() -> @location(0) vec4f {{ return camera.tint / 255.0; }}\n"
+    )
+}
 
 /// The same with a texture in group 0 next to the camera: another layout for the group, whose
 /// single value (and only dynamic offset) is still the camera, so its draws take the fast record
 /// too.
-const EXTRA_WGSL: &str = "
-struct Camera { tint: vec4f }
-@group(0) @binding(0) var<uniform> camera: Camera;
-@group(0) @binding(1) var extra: texture_2d<f32>;
-struct Object { rect: vec4f }
-@group(1) @binding(0) var<uniform> object: Object;
-@vertex fn vs_main(@builtin(vertex_index) i: u32) -> @builtin(position) vec4f {
-    var xs = array<f32, 6>(0.0, 1.0, 0.0, 1.0, 1.0, 0.0);
-    var ys = array<f32, 6>(0.0, 0.0, 1.0, 0.0, 1.0, 1.0);
-    return vec4f(mix(object.rect.x, object.rect.y, xs[i]), mix(-1.0, 1.0, ys[i]), 0.0, 1.0);
-}
-@fragment fn fs_main() -> @location(0) vec4f {
+fn extra_wgsl() -> String {
+    format!(
+        "{COMMON_WGSL}@group(0) @binding(1) var extra: texture_2d<f32>;
+@fragment fn fs_main() -> @location(0) vec4f {{
     return camera.tint / 255.0 + textureLoad(extra, vec2i(0, 0), 0);
+}}
+"
+    )
 }
-";
 
 #[derive(Clone, Copy, Uniform)]
 struct Camera {
@@ -143,8 +144,8 @@ fn frame(
 #[test]
 fn a_per_pass_camera_reaches_draws_of_two_layouts_interleaved() {
     each_gpu(|gpu: &Gpu| {
-        let plain = gpu.shader("plain", PLAIN_WGSL).unwrap();
-        let with_extra = gpu.shader("extra", EXTRA_WGSL).unwrap();
+        let plain = gpu.shader("plain", &plain_wgsl()).unwrap();
+        let with_extra = gpu.shader("extra", &extra_wgsl()).unwrap();
         let camera = gpu.uniforms(&Camera { tint: TINTS[0] }).unwrap();
         let extra = gpu
             .texture_with_data(
@@ -208,7 +209,7 @@ fn draws_of_one_layout_find_the_per_pass_camera_bound() {
     // The same frames with one layout: after the first draw of each pass binds the camera's
     // new slot, the others find it bound (one group-0 set per pass, counted).
     each_gpu(|gpu: &Gpu| {
-        let plain = gpu.shader("plain", PLAIN_WGSL).unwrap();
+        let plain = gpu.shader("plain", &plain_wgsl()).unwrap();
         let camera = gpu.uniforms(&Camera { tint: TINTS[0] }).unwrap();
         let draws = quarter_draws(gpu, &camera, |_| (&plain, None));
         let targets = [gpu.target(8, 2).unwrap(), gpu.target(8, 2).unwrap()];

@@ -17,7 +17,7 @@ use vgpu_uniforms::{BufferKey, OwnerKey, SlotRef, UniformEngine};
 
 use super::State;
 use super::inspect::Inspector;
-use super::memo::{BuiltGroup, FAST_GROUPS, GroupMemo, MEMO_VALUES, ValuePages};
+use super::memo::{BuiltGroup, FAST_GROUPS, FastRecord, GroupMemo, MEMO_VALUES, ValuePages};
 use super::operation::{BindingContent, OpKey, Operation, group_values};
 use super::pipeline::pipeline_by_id;
 use super::prefetch;
@@ -483,8 +483,7 @@ fn record_picked<R: Recorder>(
         let Some(groups) = op.groups.head.get_mut(..usize::from(n)) else {
             return false;
         };
-        let shared_groups = op.fast.shared_groups;
-        return catch_up_and_set(groups, &op.contents, shared_groups, engine, rec, bound);
+        return catch_up_and_set(groups, &op.contents, &op.fast, engine, rec, bound);
     };
     let Some((group, id)) = g0.chosen(p0.other) else {
         return false;
@@ -626,7 +625,7 @@ fn pick_slot(g: &GroupMemo, stamps: &[u64], shared: &ResolvedValue) -> Option<Pi
 fn catch_up_and_set<R: Recorder>(
     groups: &mut [GroupMemo],
     contents: &[BindingContent],
-    shared_groups: u8,
+    fast: &FastRecord,
     engine: &mut UniformEngine,
     rec: &mut R,
     bound: &mut PassBindings,
@@ -641,7 +640,7 @@ fn catch_up_and_set<R: Recorder>(
             return false;
         };
         set_single(rec, bound, gi, g.group_id(), group, &g.offset);
-        if shared_groups & (1 << gi) != 0 {
+        if fast.shared_group(gi) {
             note_block_bound(bound, gi, clock, g.stamp_slot);
         }
     }
