@@ -319,8 +319,9 @@ impl FrameLoop for RawCapture {
         for i in self.scenario.changed_objects(index, self.draws) {
             self.objects.set(i, &changed_world(i, index));
         }
-        for i in self.scenario.reset_objects(self.draws) {
-            self.objects.set(i, &self.worlds[i]);
+        // `worlds` holds the matrices of the objects `reset-all` re-sets (all of them).
+        for (i, world) in self.worlds.iter().enumerate() {
+            self.objects.set(i, world);
         }
         if self.scenario.camera_per_pass() {
             for pass in 0..self.passes {

@@ -107,8 +107,9 @@ impl FrameLoop for StructCapture {
                 values[i].set_field("world", changed_world(i, index));
                 draws[i].set("object", &values[i])?;
             }
-            for i in scenario.reset_objects(draws.len()) {
-                draws[i].set("object", &values[i])?;
+            let reset = scenario.reset_objects(draws.len());
+            for (draw, value) in draws[reset.clone()].iter().zip(&values[reset]) {
+                draw.set("object", value)?;
             }
             for pass in 0..passes {
                 if scenario.camera_per_pass() {
@@ -249,8 +250,9 @@ impl FrameLoop for TypedCapture {
                 objects[i].world = columns(&changed_world(i, index));
                 batch.set_typed(&bindings[i], &objects[i])?;
             }
-            for i in scenario.reset_objects(draws.len()) {
-                batch.set_typed(&bindings[i], &objects[i])?;
+            let reset = scenario.reset_objects(draws.len());
+            for (binding, object) in bindings[reset.clone()].iter().zip(&objects[reset]) {
+                batch.set_typed(binding, object)?;
             }
             drop(batch);
             for pass in 0..passes {
@@ -411,8 +413,9 @@ impl FrameLoop for BufferCapture {
                 objects[i].update(&changed_world(i, index))?;
             }
             // The same matrix again: `update` compares and writes nothing.
-            for i in scenario.reset_objects(objects.len()) {
-                objects[i].update(&worlds[i])?;
+            // `worlds` holds the matrices of the objects `reset-all` re-sets (all of them).
+            for (object, world) in objects.iter().zip(worlds) {
+                object.update(world)?;
             }
             for (pass, pass_draws) in draws.iter().enumerate() {
                 if scenario.camera_per_pass() {

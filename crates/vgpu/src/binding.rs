@@ -273,7 +273,10 @@ impl<T: Uniform> TypedBinding<T> {
         if let Some(bytes) = crate::typed::plain_bytes(value) {
             let owner = self.owner();
             if state
-                .with_releasing_nothing(|st| st.write_plain_owner(owner, bytes))
+                .with_releasing_nothing(
+                    #[inline(always)]
+                    |st| st.write_plain_owner(owner, bytes),
+                )
                 .is_some()
             {
                 return Ok(());

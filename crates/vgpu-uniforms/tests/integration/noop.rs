@@ -913,3 +913,42 @@ fn the_value_clock_leaves_shared_owners_out() {
     engine.finish_submission().unwrap();
     submit_empty(&ctx);
 }
+
+/// `set_bytes_if_set` compares a short value word by word (16 to 64 bytes, whole 16-byte words)
+/// and any other length with `bcmp`: for each length, equal bytes are an unchanged set (no
+/// revision, counted as unchanged) and a difference in any one byte is a change that the
+/// owner's bytes then hold.
+#[test]
+fn set_bytes_if_set_sees_every_byte_at_every_length() {
+    let (_ctx, mut engine) = noop_engine(EngineConfig::default());
+    for len in [4usize, 12, 16, 32, 48, 64, 80, 128, 256] {
+        let owner = engine.create_owner(&format!("value of {len} bytes"), AddressSpace::Uniform);
+        let mut value: Vec<u8> = (0..len).map(|i| (i * 7 + len) as u8).collect();
+        assert_eq!(engine.set_bytes_if_set(owner, &value), None, "never set");
+        engine.set_bytes(owner, &value).unwrap();
+        // The second set keeps a CPU copy, which the later sets compare against.
+        assert_eq!(engine.set_bytes_if_set(owner, &value), Some(false), "{len}");
+        engine.take_unchanged_sets();
+        for at in 0..len {
+            let revision = engine.revision(owner).unwrap();
+            assert_eq!(engine.set_bytes_if_set(owner, &value), Some(false));
+            assert_eq!(engine.take_unchanged_sets(), 1);
+            assert_eq!(
+                engine.revision(owner),
+                Some(revision),
+                "{len} bytes, unchanged"
+            );
+            value[at] ^= 0x80;
+            assert_eq!(
+                engine.set_bytes_if_set(owner, &value),
+                Some(true),
+                "{len} bytes, byte {at} changed"
+            );
+            assert_eq!(engine.take_unchanged_sets(), 0);
+            assert_eq!(engine.revision(owner), Some(revision + 1));
+            assert_eq!(engine.bytes(owner), Some(&value[..]));
+        }
+        // Another length is not this owner's value: the caller's full path decides.
+        assert_eq!(engine.set_bytes_if_set(owner, &value[..len / 2]), None);
+    }
+}
