@@ -168,7 +168,7 @@ fn same_bytes(a: &[u8], b: &[u8]) -> bool {
     if a.len() != len {
         return false;
     }
-    if len == 0 || len > 4 * WORD || len % WORD != 0 {
+    if len == 0 || len > 4 * WORD || !len.is_multiple_of(WORD) {
         return a == b;
     }
     let word = |s: &[u8], i: usize| {
