@@ -157,3 +157,76 @@ fn a_bad_flag_exits_2_with_the_usage() {
     let out = run(&["--backend", "metal-on-linux"]);
     assert_eq!(out.status.code(), Some(2), "{out:?}");
 }
+
+/// `benches/rounds.sh` (interleaved rounds for wall-time comparisons) runs every scenario in every
+/// mode once per round, starting each round from the next mode, and prints the binary's JSON
+/// line with the round first; a failed run prints an error line and makes the script exit 1.
+#[test]
+fn rounds_script_interleaves_modes_and_tags_rounds() {
+    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/rounds.sh");
+    let rounds = |extra: &[&str]| {
+        Command::new("bash")
+            .arg(script)
+            .args([
+                "--rounds",
+                "3",
+                "--modes",
+                "raw,typed",
+                "--scenarios",
+                "static,reset-all",
+                "--draws",
+                "4",
+                "--frames",
+                "2",
+                "--warmup",
+                "1",
+            ])
+            .args(extra)
+            .env("UNIFORM_CAPTURE_BIN", env!("CARGO_BIN_EXE_uniform-capture"))
+            .output()
+            .expect("run rounds.sh")
+    };
+    let out = rounds(&[]);
+    assert!(out.status.success(), "{out:?}");
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    let order: Vec<(String, String, String)> = stdout
+        .lines()
+        .map(|line| {
+            assert!(line.starts_with("{\"round\":"), "{line}");
+            assert!(!line.contains("error"), "{line}");
+            for key in KEYS {
+                field(line, key);
+            }
+            (
+                field(line, "round").to_owned(),
+                field(line, "scenario").to_owned(),
+                field(line, "mode").to_owned(),
+            )
+        })
+        .collect();
+    let expected: Vec<(String, String, String)> = [
+        ("0", "static", "raw"),
+        ("0", "static", "typed"),
+        ("0", "reset-all", "raw"),
+        ("0", "reset-all", "typed"),
+        ("1", "static", "typed"),
+        ("1", "static", "raw"),
+        ("1", "reset-all", "typed"),
+        ("1", "reset-all", "raw"),
+        ("2", "static", "raw"),
+        ("2", "static", "typed"),
+        ("2", "reset-all", "raw"),
+        ("2", "reset-all", "typed"),
+    ]
+    .iter()
+    .map(|(r, s, m)| (r.to_string(), s.to_string(), m.to_string()))
+    .collect();
+    assert_eq!(order, expected);
+
+    // A backend the binary refuses: every run prints an error line, and the script fails.
+    let out = rounds(&["--backend", "metal-on-linux", "--rounds", "1"]);
+    assert_eq!(out.status.code(), Some(1), "{out:?}");
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(stdout.lines().count(), 4, "{stdout}");
+    assert!(stdout.lines().all(|l| l.contains("\"error\":")), "{stdout}");
+}
