@@ -156,7 +156,7 @@ impl Owner {
     }
 }
 
-/// Whether `a` and `b` hold the same bytes. A value of 16 to 64 bytes, a whole number of 16-byte
+/// Whether `a` and `b` hold the same bytes. A value of at most 64 bytes, a whole number of 16-byte
 /// words, is compared word by word with the differences folded without a branch: inlined into a
 /// caller whose length is a constant (a typed value's `size_of`), a few vector instructions
 /// instead of a call to `bcmp`, which counts in a set that finds its value unchanged. Other
@@ -168,7 +168,7 @@ fn same_bytes(a: &[u8], b: &[u8]) -> bool {
     if a.len() != len {
         return false;
     }
-    if len == 0 || len > 4 * WORD || !len.is_multiple_of(WORD) {
+    if len > 4 * WORD || !len.is_multiple_of(WORD) {
         return a == b;
     }
     let word = |s: &[u8], i: usize| {

@@ -546,11 +546,7 @@ fn bind_fast_group<R: Recorder>(
 /// `false`: the memo holds no group and the pass has not bound it.
 #[inline(always)]
 fn set_memo<R: Recorder>(rec: &mut R, bound: &mut PassBindings, gi: usize, g: &GroupMemo) -> bool {
-    let Some(b) = bound.groups.get(gi) else {
-        return false;
-    };
-    if b.id == g.group_id() && b.offsets[0] == g.offset {
-        bound.set_bind_group_skipped += 1;
+    if already_bound(bound, gi, g.group_id(), g.offset) {
         return true;
     }
     let Some(group) = &g.group else {
@@ -994,14 +990,23 @@ fn set_single<R: Recorder>(
     group: &wgpu::BindGroup,
     offset: &u32,
 ) {
-    let Some(b) = bound.groups.get_mut(gi) else {
-        return;
-    };
-    if b.id == id && b.offsets[0] == *offset {
-        bound.set_bind_group_skipped += 1;
-        return;
+    if !already_bound(bound, gi, id, *offset) {
+        bind_single(rec, bound, gi, id, group, offset);
     }
-    bind_single(rec, bound, gi, id, group, offset);
+}
+
+/// Whether the pass has bind group `id` bound at group `gi` with `offset` as its (first) dynamic
+/// offset; a set found redundant so is counted as skipped.
+#[inline(always)]
+fn already_bound(bound: &mut PassBindings, gi: usize, id: u64, offset: u32) -> bool {
+    let bound_here = bound
+        .groups
+        .get(gi)
+        .is_some_and(|b| b.id == id && b.offsets[0] == offset);
+    if bound_here {
+        bound.set_bind_group_skipped += 1;
+    }
+    bound_here
 }
 
 /// Binds `group` at group `gi` with one dynamic offset, and notes it bound.
