@@ -20,115 +20,16 @@
 //!    recorded before `finish()` makes wgpu panic. Release retired groups when no bundle encoder
 //!    that used this cache is still open (e.g. once per frame, after recording).
 
-use std::num::{NonZeroU64, NonZeroUsize};
+use std::num::NonZeroU64;
 
 use ahash::{AHashMap, AHashSet};
 use slotmap::SlotMap;
 use smallvec::SmallVec;
 use vgpu_core::Stats;
 
+use crate::config::CacheConfig;
+use crate::entry::{BindEntry, BindGroupId, EntriesKey};
 use crate::registry::{LayoutKey, ResourceKey};
-
-/// Entries kept inline in a stored cache key; groups with more entries still work (one more heap
-/// allocation per miss).
-pub const INLINE_ENTRIES: usize = 4;
-
-/// Entries a lookup can sort on the stack. A hit never allocates for entries given in binding
-/// order (any count), or in any order up to this count.
-pub const SORT_ON_STACK: usize = 16;
-
-/// One entry of a bind group: a registered resource at a binding number.
-///
-/// `offset` and `size` apply to buffers only (relative to the registered range; `size: None`
-/// means the rest of it); texture views and samplers take `offset: 0, size: None`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub struct BindEntry {
-    /// The binding number in the layout (`@binding(N)`).
-    pub binding: u32,
-    /// The registered resource.
-    pub resource: ResourceKey,
-    /// Byte offset into the registered buffer range.
-    pub offset: u64,
-    /// Byte size of the bound range; `None` = to the end of the registered range.
-    pub size: Option<NonZeroU64>,
-}
-
-impl BindEntry {
-    /// A texture view or sampler (or a whole buffer range) at `binding`.
-    pub fn new(binding: u32, resource: ResourceKey) -> Self {
-        BindEntry {
-            binding,
-            resource,
-            offset: 0,
-            size: None,
-        }
-    }
-
-    /// `size` bytes of a buffer at `offset` (`size: None` = to the end of the registered range).
-    pub fn buffer(
-        binding: u32,
-        resource: ResourceKey,
-        offset: u64,
-        size: Option<NonZeroU64>,
-    ) -> Self {
-        BindEntry {
-            binding,
-            resource,
-            offset,
-            size,
-        }
-    }
-}
-
-/// The cache key of a group: its entries sorted by binding, inline up to [`INLINE_ENTRIES`].
-pub(crate) type EntriesKey = SmallVec<[BindEntry; INLINE_ENTRIES]>;
-
-/// A unique id of a created bind group. Ids are never reused (a counter), so two equal ids
-/// mean the same `wgpu::BindGroup`: a pass can skip a `set_bind_group` of the id already bound.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub struct BindGroupId(NonZeroU64);
-
-impl BindGroupId {
-    /// The id as a number (≥ 1).
-    pub fn get(self) -> u64 {
-        self.0.get()
-    }
-}
-
-/// Bounds of the cache. Reaching a bound evicts the least recently used entry (of the layout,
-/// or of the whole cache). Defaults: 65 536 entries overall, 32 768 per layout.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct CacheConfig {
-    /// Most live entries in the whole cache.
-    pub max_entries: NonZeroUsize,
-    /// Most live entries of one layout.
-    pub max_entries_per_layout: NonZeroUsize,
-}
-
-impl CacheConfig {
-    /// Default overall bound.
-    pub const DEFAULT_MAX_ENTRIES: usize = 65_536;
-    /// Default per-layout bound.
-    pub const DEFAULT_MAX_ENTRIES_PER_LAYOUT: usize = 32_768;
-
-    /// Bounds `max_entries` overall and `max_entries_per_layout` per layout (0 counts as 1).
-    pub fn new(max_entries: usize, max_entries_per_layout: usize) -> Self {
-        CacheConfig {
-            max_entries: NonZeroUsize::new(max_entries).unwrap_or(NonZeroUsize::MIN),
-            max_entries_per_layout: NonZeroUsize::new(max_entries_per_layout)
-                .unwrap_or(NonZeroUsize::MIN),
-        }
-    }
-}
-
-impl Default for CacheConfig {
-    fn default() -> Self {
-        CacheConfig::new(
-            Self::DEFAULT_MAX_ENTRIES,
-            Self::DEFAULT_MAX_ENTRIES_PER_LAYOUT,
-        )
-    }
-}
 
 slotmap::new_key_type! {
     /// Key of a cache entry (internal).
@@ -277,7 +178,7 @@ pub struct BindGroupCache {
     by_resource: AHashMap<ResourceKey, AHashSet<EntryKey>>,
     retired: Vec<wgpu::BindGroup>,
     /// See [`BindGroupCache::invalidation_epoch`].
-    invalidations: u64,
+    invalidation_epoch: u64,
     hasher: ahash::RandomState,
     /// Tests set it to 0 to force every tuple onto one hash chain.
     #[cfg(test)]
@@ -294,7 +195,7 @@ impl BindGroupCache {
             by_layout: AHashMap::default(),
             by_resource: AHashMap::default(),
             retired: Vec::new(),
-            invalidations: 0,
+            invalidation_epoch: 0,
             hasher: ahash::RandomState::new(),
             #[cfg(test)]
             hash_mask: u64::MAX,
@@ -340,12 +241,12 @@ impl BindGroupCache {
     /// group with a new id, which the memo does not need.
     #[inline]
     pub fn invalidation_epoch(&self) -> u64 {
-        self.invalidations
+        self.invalidation_epoch
     }
 
     /// Notes a destroy (or clear): memoized groups may use what it removed.
     pub(crate) fn invalidate(&mut self) {
-        self.invalidations += 1;
+        self.invalidation_epoch += 1;
     }
 
     /// Evicted bind groups kept alive until [`release_retired`](crate::BindingStore::release_retired).

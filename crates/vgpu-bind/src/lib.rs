@@ -17,22 +17,40 @@
 //!   it: evicted groups are retired and dropped only by [`BindingStore::release_retired`], which
 //!   the owner calls when no render bundle encoder is open (wgpu resolves a bundle encoder's
 //!   groups only in `finish()`).
-//! - [`BindingStore::invalidation_epoch`] moves only when a resource or layout is destroyed or
-//!   the cache is cleared, never on a capacity (LRU) eviction: a caller that memoized a group
-//!   keeps using it while the epoch holds.
 //! - Every hit, miss, creation, eviction and eviction visit is counted in the context's
 //!   [`vgpu_core::Stats`].
+//!
+//! ## Counters
+//!
+//! One number here says "something moved" (name — what moves it — who reads it):
+//!
+//! - **invalidation epoch** ([`BindingStore::invalidation_epoch`]) — every destroy of a live
+//!   resource or layout key and every clear; never a capacity (LRU) eviction, a hit or a miss —
+//!   a caller that memoized a group from [`get_or_create`](BindingStore::get_or_create) (vgpu's
+//!   group memos), which binds it without a lookup while the epoch holds.
+//!
+//! Nothing else here counts these events (a clear destroys no key), and vgpu-uniforms' stamp
+//! clock cannot stand in for it: group memos checked against a clock that moves with every
+//! value's stamp would be looked up again whenever any value moved slot (a per-pass camera,
+//! every frame).
+//! A [`BindGroupId`] comes from a counter too, but names a group rather than a move: ids are
+//! never reused, so two equal ids are one group.
 
 mod cache;
+mod config;
+mod entry;
 mod error;
 mod error_codes;
 mod registry;
+mod resource;
+mod stale_labels;
 mod store;
 
-pub use cache::{
-    BindEntry, BindGroupCache, BindGroupId, CacheConfig, INLINE_ENTRIES, SORT_ON_STACK,
-};
+pub use cache::BindGroupCache;
+pub use config::CacheConfig;
+pub use entry::{BindEntry, BindGroupId, INLINE_ENTRIES, SORT_ON_STACK};
 pub use error::BindError;
 pub use error_codes::ERROR_CODES;
-pub use registry::{BindRegistry, LayoutKey, ResourceKey, ResourceKind};
+pub use registry::{BindRegistry, LayoutKey, ResourceKey};
+pub use resource::ResourceKind;
 pub use store::BindingStore;

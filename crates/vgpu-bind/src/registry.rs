@@ -6,12 +6,11 @@
 //! resolves again, even after its slot is reused. The registry keeps the label of a bounded
 //! number of recently destroyed keys so that errors about a stale key can still name it.
 
-use std::collections::VecDeque;
-use std::hash::Hash;
-use std::num::NonZeroU64;
-
 use ahash::AHashMap;
 use slotmap::SlotMap;
+
+use crate::resource::{Layout, Resource, ResourceKind, ResourceObject};
+use crate::stale_labels::StaleLabels;
 
 slotmap::new_key_type! {
     /// Generational key of a registered buffer (range), texture view or sampler.
@@ -20,77 +19,6 @@ slotmap::new_key_type! {
     /// Generational key of a registered bind group layout.
     /// `Copy + Eq + Ord + Hash`; stale once the layout is destroyed.
     pub struct LayoutKey;
-}
-
-/// How many labels of destroyed keys are remembered for error messages (oldest forgotten first).
-const REMEMBERED_STALE_LABELS: usize = 1024;
-
-/// The kind of a registered resource.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum ResourceKind {
-    /// A buffer, or a range of one.
-    Buffer,
-    /// A texture view.
-    TextureView,
-    /// A sampler.
-    Sampler,
-}
-
-impl ResourceKind {
-    /// `a buffer`, `a texture view` or `a sampler` (for messages).
-    pub fn describe(self) -> &'static str {
-        match self {
-            ResourceKind::Buffer => "a buffer",
-            ResourceKind::TextureView => "a texture view",
-            ResourceKind::Sampler => "a sampler",
-        }
-    }
-}
-
-/// The wgpu object behind a key (a cheap clone of the caller's handle).
-#[derive(Debug)]
-pub(crate) enum ResourceObject {
-    /// `offset..offset + size` of `buffer`; bind entries' offsets are relative to `offset`.
-    Buffer {
-        buffer: wgpu::Buffer,
-        offset: u64,
-        size: u64,
-    },
-    TextureView(wgpu::TextureView),
-    Sampler(wgpu::Sampler),
-}
-
-impl ResourceObject {
-    pub(crate) fn kind(&self) -> ResourceKind {
-        match self {
-            ResourceObject::Buffer { .. } => ResourceKind::Buffer,
-            ResourceObject::TextureView(_) => ResourceKind::TextureView,
-            ResourceObject::Sampler(_) => ResourceKind::Sampler,
-        }
-    }
-}
-
-#[derive(Debug)]
-pub(crate) struct Resource {
-    pub(crate) object: ResourceObject,
-    pub(crate) label: Box<str>,
-}
-
-#[derive(Debug)]
-pub(crate) struct Layout {
-    pub(crate) layout: wgpu::BindGroupLayout,
-    /// Sorted by binding number.
-    pub(crate) entries: Box<[wgpu::BindGroupLayoutEntry]>,
-    pub(crate) label: Box<str>,
-}
-
-impl Layout {
-    pub(crate) fn entry(&self, binding: u32) -> Option<&wgpu::BindGroupLayoutEntry> {
-        self.entries
-            .binary_search_by_key(&binding, |e| e.binding)
-            .ok()
-            .and_then(|i| self.entries.get(i))
-    }
 }
 
 /// Identity of a registered object: registering the same object (and range) twice yields the
@@ -113,40 +41,6 @@ impl Identity {
             ResourceObject::TextureView(v) => Identity::TextureView(v.clone()),
             ResourceObject::Sampler(s) => Identity::Sampler(s.clone()),
         }
-    }
-}
-
-/// Labels of recently destroyed keys, bounded FIFO.
-#[derive(Debug)]
-struct StaleLabels<K> {
-    labels: AHashMap<K, Box<str>>,
-    order: VecDeque<K>,
-}
-
-impl<K> Default for StaleLabels<K> {
-    fn default() -> Self {
-        StaleLabels {
-            labels: AHashMap::default(),
-            order: VecDeque::new(),
-        }
-    }
-}
-
-impl<K: Copy + Eq + Hash> StaleLabels<K> {
-    fn remember(&mut self, key: K, label: Box<str>) {
-        if self.order.len() >= REMEMBERED_STALE_LABELS {
-            if let Some(old) = self.order.pop_front() {
-                self.labels.remove(&old);
-            }
-        }
-        self.order.push_back(key);
-        self.labels.insert(key, label);
-    }
-
-    fn label(&self, key: K) -> String {
-        self.labels
-            .get(&key)
-            .map_or_else(|| "<unknown>".to_owned(), |l| l.to_string())
     }
 }
 
@@ -303,29 +197,5 @@ impl BindRegistry {
     /// Number of live layouts.
     pub fn layout_count(&self) -> usize {
         self.layouts.len()
-    }
-}
-
-/// Resolves `size` (None = the rest of the buffer) against a buffer of `buffer_size` bytes.
-pub(crate) fn resolve_range(
-    buffer_size: u64,
-    offset: u64,
-    size: Option<NonZeroU64>,
-) -> Result<u64, (&'static str, &'static str, u64, u64)> {
-    if offset > buffer_size {
-        return Err(("offset", "at most", buffer_size, offset));
-    }
-    let size = size.map_or(buffer_size - offset, NonZeroU64::get);
-    if size == 0 {
-        return Err(("size of the range (rest of the buffer)", "at least", 1, 0));
-    }
-    match offset.checked_add(size) {
-        Some(end) if end <= buffer_size => Ok(size),
-        end => Err((
-            "end of the range (offset + size)",
-            "at most",
-            buffer_size,
-            end.unwrap_or(u64::MAX),
-        )),
     }
 }

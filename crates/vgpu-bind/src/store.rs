@@ -6,11 +6,12 @@ use std::sync::Arc;
 use smallvec::SmallVec;
 use vgpu_core::GpuContext;
 
-use crate::cache::{BindEntry, BindGroupCache, BindGroupId, CacheConfig, SORT_ON_STACK};
+use crate::cache::BindGroupCache;
+use crate::config::CacheConfig;
+use crate::entry::{BindEntry, BindGroupId, SORT_ON_STACK};
 use crate::error::BindError;
-use crate::registry::{
-    BindRegistry, Layout, LayoutKey, ResourceKey, ResourceObject, resolve_range,
-};
+use crate::registry::{BindRegistry, LayoutKey, ResourceKey};
+use crate::resource::{Layout, Resource, ResourceObject, resolve_range};
 
 /// Resource registry + bind-group cache of one [`GpuContext`].
 ///
@@ -239,7 +240,7 @@ impl BindingStore {
     /// The bind group of `layout` with `entries` (any order), created on a miss.
     ///
     /// Hit path: no allocation (for entries already in binding order, or up to
-    /// [`SORT_ON_STACK`](crate::SORT_ON_STACK) entries in any order), no string, no maintenance;
+    /// [`SORT_ON_STACK`] entries in any order), no string, no maintenance;
     /// counts `cache_hits`. Miss path: validates
     /// every entry, creates the group through [`GpuContext::create_bind_group`] (counted), may
     /// evict least recently used entries (counted), counts `cache_misses`.
@@ -431,7 +432,7 @@ impl BindingStore {
         &self,
         layout: &Layout,
         entry: &BindEntry,
-        resource: &crate::registry::Resource,
+        resource: &Resource,
     ) -> Result<(), BindError> {
         if entry.offset == 0 && entry.size.is_none() {
             return Ok(());

@@ -69,6 +69,38 @@
 //!    ones: vgpu records a steady draw this way, with no per-owner lookup. For the rest of such a
 //!    submission every home slot counts as bound, so a value set afterwards is captured.
 //!
+//! ## Counters
+//!
+//! The numbers that say "something moved" (name — what moves it — who reads it). Each only
+//! grows and is compared for equality with a value read earlier.
+//!
+//! - **revision** (per owner, [`revision`](UniformEngine::revision)) — a set that changes the
+//!   owner's bytes bitwise — `resolve` (is the slot bound last, or the home slot, this value?)
+//!   and vgpu (a block's `revision()`; revision 0: no value yet).
+//! - **submission** (the id [`begin_submission`](UniformEngine::begin_submission) returns) —
+//!   `begin_submission` — the engine, to tell the open submission from the one that last bound
+//!   an owner or an extra slot.
+//! - **stamp** (per owner, in [`stamps`](UniformEngine::stamps)) — anything after which the
+//!   owner's slot could move (capture rule 7) — a caller that memoized the slot of a resolve
+//!   (vgpu's fast record), which binds it without resolving while the stamp holds.
+//! - **stamp slot** (per owner, [`stamp_slot`](UniformEngine::stamp_slot); an index, not a
+//!   count) — given at creation, fixed for the owner's life — that caller, to find the stamp.
+//! - **stamp clock** ([`stamp_clock`](UniformEngine::stamp_clock)) — every stamp move (stamps
+//!   are drawn from it) and [`invalidate_memos`](UniformEngine::invalidate_memos) — vgpu's fast
+//!   record, which skips reading its stamps while the clock holds.
+//! - **value clock** ([`value_clock`](UniformEngine::value_clock)) — the same, but not the stamp
+//!   moves of owners marked shared ([`mark_shared`](UniformEngine::mark_shared)) while they live
+//!   — vgpu's fast record, for its groups without a shared block (a camera set per pass leaves
+//!   it alone).
+//!
+//! None is derivable from another without a cost where it is read: a set that goes to the home
+//! slot moves the revision and not the stamp, and pin, unpin or a submission's end move the
+//! stamp and not the revision; the stamp clock is the source of the stamps, not a second count;
+//! the value clock counts a subset of the stamp clock's moves (deriving it would take a count of
+//! the others, as much state, and a subtraction on the record path); the stamp slot could be the
+//! owner key's slot index, but slotmap does not expose that index (its FFI form is unspecified),
+//! and reading the field costs nothing on a hot path (once per memo built).
+//!
 //! ## Bounds
 //!
 //! - Live slots after a submission ends ≤ Σ over uniform owners of `1 + max_extra_slots` (during

@@ -83,7 +83,7 @@ impl Page {
     /// never), or, with `unless_held`, when the slot holds them already. One slice for the
     /// compare and the copy (a changed value's path at every finish).
     #[inline(always)]
-    fn store(&mut self, i: usize, bytes: &[u8], unless_held: bool) -> bool {
+    fn set_content(&mut self, i: usize, bytes: &[u8], unless_held: bool) -> bool {
         let start = i * self.stride as usize;
         if bytes.len() > self.stride as usize {
             return false;
@@ -394,7 +394,7 @@ impl Pool {
             return;
         };
         let i = loc.index as usize;
-        if page.store(i, bytes, false) {
+        if page.set_content(i, bytes, false) {
             // Not content yet (see above).
             if let Some(l) = page.slot_len.get_mut(i) {
                 *l = 0;
@@ -432,7 +432,7 @@ impl Pool {
             return;
         };
         let i = loc.index as usize;
-        if page.store(i, bytes, unless_held) {
+        if page.set_content(i, bytes, unless_held) {
             page.set_dirty(i, loc.page, &mut self.dirty_pages);
         }
     }

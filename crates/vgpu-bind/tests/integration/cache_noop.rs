@@ -2,9 +2,10 @@
 #![allow(clippy::unwrap_used)]
 
 use std::num::{NonZeroU32, NonZeroU64};
+use std::sync::Arc;
 
 use crate::common::*;
-use vgpu_bind::{BindEntry, BindError, BindingStore, CacheConfig};
+use vgpu_bind::{BindEntry, BindError, BindingStore, CacheConfig, LayoutKey, ResourceKey};
 use vgpu_core::{ErrorCode, GpuContext};
 
 #[test]
@@ -331,9 +332,17 @@ fn clear_evicts_everything_and_keys_stay_valid() {
     assert_eq!(store.len(), 1);
 }
 
-#[test]
-fn wrong_kind_is_an_error_naming_binding_and_label() {
-    let ctx = GpuContext::noop();
+/// A request the store refuses: its entries, the code of its error, and a check of what else
+/// the error says.
+type Refused<'a> = (
+    &'a [BindEntry],
+    &'static str,
+    &'a dyn Fn(&BindError) -> bool,
+);
+
+/// A store with the `material` layout (a uniform buffer, a texture, a sampler at bindings 0, 1,
+/// 2) and one resource of each kind: `[u, t, s]`, labelled `params`, `albedo` and `linear`.
+fn material_store(ctx: &Arc<GpuContext>) -> (BindingStore, LayoutKey, [ResourceKey; 3]) {
     let mut store = BindingStore::new(ctx.clone());
     let layout = store
         .create_layout(
@@ -341,9 +350,16 @@ fn wrong_kind_is_an_error_naming_binding_and_label() {
             "material",
         )
         .unwrap();
-    let u = store.register_buffer(&uniform_buffer(&ctx, 256, "u"), "params");
-    let t = store.register_texture_view(&texture_view(&ctx), "albedo");
-    let s = store.register_sampler(&sampler(&ctx), "linear");
+    let u = store.register_buffer(&uniform_buffer(ctx, 256, "u"), "params");
+    let t = store.register_texture_view(&texture_view(ctx), "albedo");
+    let s = store.register_sampler(&sampler(ctx), "linear");
+    (store, layout, [u, t, s])
+}
+
+#[test]
+fn wrong_kind_is_an_error_naming_binding_and_label() {
+    let ctx = GpuContext::noop();
+    let (mut store, layout, [u, t, s]) = material_store(&ctx);
     let s0 = ctx.stats().snapshot();
     let ok = [
         BindEntry::new(0, u),
@@ -390,58 +406,54 @@ fn wrong_kind_is_an_error_naming_binding_and_label() {
         "{err}"
     );
 
-    let err = store
-        .get_or_create(
-            layout,
-            &[
-                BindEntry::new(0, u),
-                BindEntry::buffer(1, t, 16, None),
-                BindEntry::new(2, s),
-            ],
-        )
-        .unwrap_err();
-    assert_eq!(err.code(), "VGPU-BIND-RANGE-NOT-BUFFER");
-
-    let err = store
-        .get_or_create(layout, &[BindEntry::new(0, u), BindEntry::new(2, s)])
-        .unwrap_err();
-    assert!(
-        matches!(err, BindError::MissingBinding { binding: 1, .. }),
-        "{err}"
-    );
-    assert_eq!(err.code(), "VGPU-BIND-MISSING-BINDING");
-    let err = store
-        .get_or_create(
-            layout,
-            &[
-                BindEntry::new(0, u),
-                BindEntry::new(1, t),
-                BindEntry::new(2, s),
-                BindEntry::new(7, s),
-            ],
-        )
-        .unwrap_err();
-    assert!(
-        matches!(err, BindError::UnknownBinding { binding: 7, .. }),
-        "{err}"
-    );
-    assert_eq!(err.code(), "VGPU-BIND-UNKNOWN-BINDING");
-    let err = store
-        .get_or_create(
-            layout,
-            &[
-                BindEntry::new(0, u),
-                BindEntry::new(1, t),
-                BindEntry::new(1, t),
-                BindEntry::new(2, s),
-            ],
-        )
-        .unwrap_err();
-    assert_eq!(err.code(), "VGPU-BIND-DUPLICATE-BINDING");
+    // Entries that do not match the layout, each with its code and what else its error says.
+    let (new, range) = (BindEntry::new, BindEntry::buffer);
+    let any = |_: &BindError| true;
+    let missing_1 = |e: &BindError| matches!(e, BindError::MissingBinding { binding: 1, .. });
+    let unknown_7 = |e: &BindError| matches!(e, BindError::UnknownBinding { binding: 7, .. });
+    let cases: [Refused<'_>; 4] = [
+        (
+            &[new(0, u), range(1, t, 16, None), new(2, s)],
+            "VGPU-BIND-RANGE-NOT-BUFFER",
+            &any,
+        ),
+        (
+            &[new(0, u), new(2, s)],
+            "VGPU-BIND-MISSING-BINDING",
+            &missing_1,
+        ),
+        (
+            &[new(0, u), new(1, t), new(2, s), new(7, s)],
+            "VGPU-BIND-UNKNOWN-BINDING",
+            &unknown_7,
+        ),
+        (
+            &[new(0, u), new(1, t), new(1, t), new(2, s)],
+            "VGPU-BIND-DUPLICATE-BINDING",
+            &any,
+        ),
+    ];
+    for (entries, code, says) in cases {
+        let err = store.get_or_create(layout, entries).unwrap_err();
+        assert!(says(&err), "{err}");
+        assert_eq!(err.code(), code);
+    }
 
     let d = ctx.stats().snapshot() - s0;
     assert_eq!(d.bind_groups_created, 1, "failed calls create nothing");
     assert_eq!(store.len(), 1);
+}
+
+/// `err` is a `VGPU-BIND-RANGE` error whose bound is `expected` and whose request is `actual`.
+#[track_caller]
+fn assert_range(err: &BindError, expected: u64, actual: u64) {
+    assert!(
+        matches!(
+            err,
+            BindError::Range { expected: e, actual: a, .. } if (*e, *a) == (expected, actual)
+        ),
+        "{err}"
+    );
 }
 
 #[test]
@@ -460,17 +472,7 @@ fn out_of_range_buffers_are_errors_with_expected_and_actual() {
         )
         .unwrap_err();
     assert_eq!(err.code(), "VGPU-BIND-RANGE");
-    assert!(
-        matches!(
-            err,
-            BindError::Range {
-                expected: 1024,
-                actual: 1280,
-                ..
-            }
-        ),
-        "{err}"
-    );
+    assert_range(&err, 1024, 1280);
     let msg = err.to_string();
     assert!(
         msg.contains("\"ubo\"") && msg.contains("1024") && msg.contains("1280"),
@@ -480,31 +482,11 @@ fn out_of_range_buffers_are_errors_with_expected_and_actual() {
     let err = store
         .get_or_create(layout, &[BindEntry::buffer(0, k, 2048, None)])
         .unwrap_err();
-    assert!(
-        matches!(
-            err,
-            BindError::Range {
-                expected: 1024,
-                actual: 2048,
-                ..
-            }
-        ),
-        "{err}"
-    );
+    assert_range(&err, 1024, 2048);
     let err = store
         .get_or_create(layout, &[BindEntry::buffer(0, k, 1024, None)])
         .unwrap_err();
-    assert!(
-        matches!(
-            err,
-            BindError::Range {
-                expected: 1,
-                actual: 0,
-                ..
-            }
-        ),
-        "{err}"
-    );
+    assert_range(&err, 1, 0);
 
     let err = store
         .get_or_create(layout, &[BindEntry::buffer(0, k, 16, NonZeroU64::new(64))])
@@ -529,31 +511,11 @@ fn out_of_range_buffers_are_errors_with_expected_and_actual() {
     let err = store
         .get_or_create(layout, &[BindEntry::buffer(0, r, 0, NonZeroU64::new(512))])
         .unwrap_err();
-    assert!(
-        matches!(
-            err,
-            BindError::Range {
-                expected: 256,
-                actual: 512,
-                ..
-            }
-        ),
-        "{err}"
-    );
+    assert_range(&err, 256, 512);
     let err = store
         .register_buffer_range(&buf, 512, NonZeroU64::new(1024), "too long")
         .unwrap_err();
-    assert!(
-        matches!(
-            err,
-            BindError::Range {
-                expected: 1024,
-                actual: 1536,
-                ..
-            }
-        ),
-        "{err}"
-    );
+    assert_range(&err, 1024, 1536);
 
     assert_eq!((ctx.stats().snapshot() - s0).bind_groups_created, 0);
     // The registered range binds at its absolute offset.

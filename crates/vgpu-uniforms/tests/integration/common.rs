@@ -4,7 +4,7 @@
 use std::sync::Arc;
 
 use vgpu_core::{GpuContext, StatsSnapshot};
-use vgpu_uniforms::{EngineConfig, SlotRef, UniformEngine};
+use vgpu_uniforms::{AddressSpace, EngineConfig, OwnerKey, SlotRef, UniformEngine};
 
 pub fn noop_engine(config: EngineConfig) -> (Arc<GpuContext>, UniformEngine) {
     let ctx = GpuContext::noop();
@@ -63,4 +63,36 @@ pub fn submit_empty(ctx: &GpuContext) {
         .device()
         .create_command_encoder(&wgpu::CommandEncoderDescriptor::default());
     ctx.submit([encoder.finish()]);
+}
+
+/// `n` uniform owners, each set to `mat(value + i)`.
+pub fn owners(engine: &mut UniformEngine, n: usize, value: f32) -> Vec<OwnerKey> {
+    (0..n)
+        .map(|i| {
+            let k = engine.create_owner(&format!("object {i}"), AddressSpace::Uniform);
+            engine.set_bytes(k, &mat(value + i as f32)).unwrap();
+            k
+        })
+        .collect()
+}
+
+/// One frame: a pass per camera value, each setting and binding the camera, then binding every
+/// object; returns the camera's slot in each pass.
+pub fn frame(
+    engine: &mut UniformEngine,
+    camera: OwnerKey,
+    objects: &[OwnerKey],
+    camera_values: &[[u8; 64]],
+) -> Vec<SlotRef> {
+    engine.begin_submission().unwrap();
+    let mut cams = Vec::new();
+    for value in camera_values {
+        engine.set_bytes(camera, value).unwrap();
+        cams.push(engine.resolve(camera).unwrap());
+        for &o in objects {
+            engine.resolve(o).unwrap();
+        }
+    }
+    engine.finish_submission().unwrap();
+    cams
 }

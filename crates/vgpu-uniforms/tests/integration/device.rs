@@ -288,8 +288,17 @@ fn the_gpu_sees_each_operation_snapshot() {
     );
     let mut rig = Rig::new(ctx.clone());
     let camera = rig.owner("camera", 1);
+    three_passes_see_their_camera(&mut rig, camera);
+    let object = rig.owner("object", 40);
+    draws_before_and_after_a_set_see_different_values(&mut rig, object);
+    two_frames_back_to_back_see_their_values(&mut rig, object);
+    steady_per_pass_camera_uploads_nothing(&ctx, &mut rig, camera, object);
+    a_bundle_sees_every_set_of_a_pinned_owner(&ctx, &mut rig);
+    assert_eq!(ctx.take_uncaptured_errors(), vec![]);
+}
 
-    // 1. Three passes of one frame, the camera set before each: each sees its own value.
+/// 1. Three passes of one frame, the camera set before each: each sees its own value.
+fn three_passes_see_their_camera(rig: &mut Rig, camera: OwnerKey) {
     let targets: Vec<_> = (0..3).map(|_| rig.target()).collect();
     rig.engine.begin_submission().unwrap();
     let mut encoder = rig.encoder();
@@ -300,18 +309,21 @@ fn the_gpu_sees_each_operation_snapshot() {
     for (t, k) in targets.iter().zip([10u8, 20, 30]) {
         rig.assert_strips(t, &[k], "three passes");
     }
+}
 
-    // 2. A draw recorded before a set and one after it, in one pass, see different values.
-    let object = rig.owner("object", 40);
+/// 2. A draw recorded before a set and one after it, in one pass, see different values.
+fn draws_before_and_after_a_set_see_different_values(rig: &mut Rig, object: OwnerKey) {
     let target = rig.target();
     rig.engine.begin_submission().unwrap();
     let mut encoder = rig.encoder();
     rig.pass(&mut encoder, &target, &[(object, 40), (object, 50)]);
     rig.submit(encoder);
     rig.assert_strips(&target, &[40, 50], "draws before and after a set");
+}
 
-    // 3. Two consecutive frames (submitted back to back, read afterwards) with different
-    //    values: each sees its own, although both use the owner's home slot.
+/// 3. Two consecutive frames (submitted back to back, read afterwards) with different values:
+///    each sees its own, although both use the owner's home slot.
+fn two_frames_back_to_back_see_their_values(rig: &mut Rig, object: OwnerKey) {
     let (first, second) = (rig.target(), rig.target());
     for (t, k) in [(&first, 60u8), (&second, 70)] {
         rig.engine.begin_submission().unwrap();
@@ -321,10 +333,17 @@ fn the_gpu_sees_each_operation_snapshot() {
     }
     rig.assert_strips(&first, &[60], "first of two frames");
     rig.assert_strips(&second, &[70], "second of two frames");
+}
 
-    // 4. Steady per-pass camera (A for one pass, B for the next, every frame) uploads nothing
-    //    and still shows each pass its value; a cancelled frame with other values changes
-    //    nothing the next frame sees.
+/// 4. Steady per-pass camera (A for one pass, B for the next, every frame) uploads nothing and
+///    still shows each pass its value; a cancelled frame with other values changes nothing the
+///    next frame sees.
+fn steady_per_pass_camera_uploads_nothing(
+    ctx: &GpuContext,
+    rig: &mut Rig,
+    camera: OwnerKey,
+    object: OwnerKey,
+) {
     let (ta, tb) = (rig.target(), rig.target());
     let frame = |rig: &mut Rig, a: u8, b: u8, cancel: bool| {
         rig.engine.begin_submission().unwrap();
@@ -338,23 +357,23 @@ fn the_gpu_sees_each_operation_snapshot() {
         }
     };
     for _ in 0..2 {
-        frame(&mut rig, 100, 200, false);
+        frame(rig, 100, 200, false);
     }
     let before = ctx.stats().snapshot();
     for _ in 0..3 {
-        frame(&mut rig, 100, 200, false);
+        frame(rig, 100, 200, false);
     }
     let d = ctx.stats().snapshot() - before;
     assert_eq!((d.write_calls, d.bytes_uploaded), (0, 0));
     assert_eq!(d.bind_groups_created, 0);
     rig.assert_strips(&ta, &[100, 90], "steady pass A");
     rig.assert_strips(&tb, &[200, 90], "steady pass B");
-    frame(&mut rig, 111, 222, true);
-    frame(&mut rig, 100, 200, false);
+    frame(rig, 111, 222, true);
+    frame(rig, 100, 200, false);
     rig.assert_strips(&ta, &[100, 90], "pass A after a cancelled frame");
     rig.assert_strips(&tb, &[200, 90], "pass B after a cancelled frame");
-    frame(&mut rig, 111, 222, true);
-    frame(&mut rig, 112, 223, false);
+    frame(rig, 111, 222, true);
+    frame(rig, 112, 223, false);
     rig.assert_strips(
         &ta,
         &[112, 90],
@@ -365,8 +384,10 @@ fn the_gpu_sees_each_operation_snapshot() {
         &[223, 90],
         "pass B, new values after a cancelled frame",
     );
+}
 
-    // 5. A render bundle recorded once with a pinned owner's home offset sees every later set.
+/// 5. A render bundle recorded once with a pinned owner's home offset sees every later set.
+fn a_bundle_sees_every_set_of_a_pinned_owner(ctx: &GpuContext, rig: &mut Rig) {
     let pinned = rig.owner("bundle params", 120);
     let home = rig.engine.pin(pinned).unwrap();
     let group = rig.group(home).clone();
@@ -407,5 +428,4 @@ fn the_gpu_sees_each_operation_snapshot() {
         rig.submit(encoder);
         rig.assert_strips(&target, &[k], "bundle replay");
     }
-    assert_eq!(ctx.take_uncaptured_errors(), vec![]);
 }

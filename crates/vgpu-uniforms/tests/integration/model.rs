@@ -2,6 +2,8 @@
 //! noop device (it executes copies) what every recorded operation would see.
 #![allow(missing_docs, clippy::unwrap_used)]
 
+use std::collections::HashMap;
+
 use crate::common::{noop_engine, read_buffer, submit_empty};
 use vgpu_uniforms::{AddressSpace, BufferKey, EngineConfig, OwnerKey, SlotRef, UniformEngine};
 
@@ -241,7 +243,7 @@ fn random_frames_with_pins_replays_and_memos_every_operation_sees_its_value() {
     let (ctx, mut engine) = noop_engine(model_config());
     let mut rng = Rng(0x5EED_0077);
     let mut owners = model_owners(&mut engine, true);
-    let mut memos: std::collections::HashMap<usize, (u64, SlotRef)> = Default::default();
+    let mut memos: HashMap<usize, (u64, SlotRef)> = Default::default();
     // Active pins: (owner index, owner, the slot the bundle recorded).
     let mut pins: Vec<(usize, OwnerKey, SlotRef)> = Vec::new();
     let (mut replays, mut pinned_now) = (0u32, 0u32);
@@ -250,8 +252,7 @@ fn random_frames_with_pins_replays_and_memos_every_operation_sees_its_value() {
         let mut ops: Vec<(SlotRef, OwnerKey, Expect)> = Vec::new();
         // Homes that stopped being live in this frame (the owner's last pin went), and the bytes
         // they kept.
-        let mut frozen: std::collections::HashMap<(OwnerKey, SlotRef), Vec<u8>> =
-            Default::default();
+        let mut frozen: HashMap<(OwnerKey, SlotRef), Vec<u8>> = Default::default();
         let ops_count = 1 + rng.below(30);
         let memos_from = rng.below(ops_count + 2);
         for n in 0..ops_count {
@@ -288,34 +289,13 @@ fn random_frames_with_pins_replays_and_memos_every_operation_sees_its_value() {
                     }
                 }
                 _ => {
-                    let idx = engine.stamp_slot(o.key).unwrap() as usize;
-                    let stamp = engine.stamps()[idx];
-                    let memo = memos
-                        .get(&idx)
-                        .filter(|(s, _)| n >= memos_from && *s == stamp);
-                    let slot = match memo {
-                        Some((_, slot)) => *slot,
-                        None => {
-                            let slot = engine.resolve(o.key).unwrap();
-                            memos.insert(idx, (engine.stamps()[idx], slot));
-                            slot
-                        }
-                    };
+                    let slot =
+                        memoized_or_resolved(&mut engine, &mut memos, o.key, n >= memos_from);
                     let bytes = engine.bytes(o.key).unwrap().to_vec();
                     ops.push((slot, o.key, Expect::Bytes(bytes)));
                 }
             }
-            // Occasionally replace an owner no bundle pins.
-            if rng.below(40) == 0 {
-                let r = rng.below(owners.len() as u64) as usize;
-                if pins.iter().all(|p| p.0 != r) {
-                    engine.remove_owner(owners[r].key).unwrap();
-                    owners[r].key = engine.create_owner("replacement", owners[r].space);
-                    engine
-                        .set_bytes(owners[r].key, &value(owners[r].len, 2 + rng.below(2)))
-                        .unwrap();
-                }
-            }
+            replace_one_unpinned_sometimes(&mut engine, &mut rng, &mut owners, &pins);
         }
         for o in &owners {
             if rng.below(8) == 0 {
@@ -324,24 +304,73 @@ fn random_frames_with_pins_replays_and_memos_every_operation_sees_its_value() {
                     .unwrap();
             }
         }
-        // Live replays read the latest bytes (those of the frame's end), or the bytes of the
-        // unpin if their bundle was dropped in this frame.
-        let ops: Vec<(SlotRef, OwnerKey, Vec<u8>)> = ops
-            .into_iter()
-            .map(|(slot, key, expect)| {
-                let bytes = match expect {
-                    Expect::Bytes(b) => b,
-                    Expect::Live => match frozen.get(&(key, slot)) {
-                        Some(b) => b.clone(),
-                        None => engine.bytes(key).unwrap().to_vec(),
-                    },
-                };
-                (slot, key, bytes)
-            })
-            .collect();
+        let ops = expected_bytes(&engine, ops, &frozen);
         end_frame(&ctx, &mut engine, &mut rng, &ops, frame);
     }
     assert_eq!(ctx.take_uncaptured_errors(), vec![]);
     assert!(replays > 300, "replays: {replays}");
     assert!(pinned_now > 300, "pins: {pinned_now}");
+}
+
+/// The slot an operation of the pin model binds: the memoized one while `memo_usable` (memos are
+/// in use in the frame) and its stamp holds, else a resolve, whose slot is memoized under the
+/// stamp read right after it.
+fn memoized_or_resolved(
+    engine: &mut UniformEngine,
+    memos: &mut HashMap<usize, (u64, SlotRef)>,
+    key: OwnerKey,
+    memo_usable: bool,
+) -> SlotRef {
+    let idx = engine.stamp_slot(key).unwrap() as usize;
+    let stamp = engine.stamps()[idx];
+    let memo = memos.get(&idx).filter(|(s, _)| memo_usable && *s == stamp);
+    match memo {
+        Some((_, slot)) => *slot,
+        None => {
+            let slot = engine.resolve(key).unwrap();
+            memos.insert(idx, (engine.stamps()[idx], slot));
+            slot
+        }
+    }
+}
+
+/// One operation in 40: replaces an owner no bundle pins (mid-frame).
+fn replace_one_unpinned_sometimes(
+    engine: &mut UniformEngine,
+    rng: &mut Rng,
+    owners: &mut [ModelOwner],
+    pins: &[(usize, OwnerKey, SlotRef)],
+) {
+    if rng.below(40) == 0 {
+        let r = rng.below(owners.len() as u64) as usize;
+        if pins.iter().all(|p| p.0 != r) {
+            engine.remove_owner(owners[r].key).unwrap();
+            owners[r].key = engine.create_owner("replacement", owners[r].space);
+            engine
+                .set_bytes(owners[r].key, &value(owners[r].len, 2 + rng.below(2)))
+                .unwrap();
+        }
+    }
+}
+
+/// The bytes each operation of the pin model must read: its snapshot; for a live replay, the
+/// latest bytes (those of the frame's end), or the bytes of the unpin if its bundle was dropped
+/// in this frame (`frozen`).
+fn expected_bytes(
+    engine: &UniformEngine,
+    ops: Vec<(SlotRef, OwnerKey, Expect)>,
+    frozen: &HashMap<(OwnerKey, SlotRef), Vec<u8>>,
+) -> Vec<(SlotRef, OwnerKey, Vec<u8>)> {
+    ops.into_iter()
+        .map(|(slot, key, expect)| {
+            let bytes = match expect {
+                Expect::Bytes(b) => b,
+                Expect::Live => match frozen.get(&(key, slot)) {
+                    Some(b) => b.clone(),
+                    None => engine.bytes(key).unwrap().to_vec(),
+                },
+            };
+            (slot, key, bytes)
+        })
+        .collect()
 }
