@@ -4,15 +4,15 @@
 use std::any::TypeId;
 use std::sync::Arc;
 
-use vgpu_core::typed_shape::RustShape;
+use vgpu_core::RustShape;
 
-use vgpu_core::value::Value;
+use vgpu_core::Value;
 use vgpu_core::{PackContext, WritePlan};
 use vgpu_uniforms::{AddressSpace, OwnerKey};
 
 use super::State;
 use crate::error::{BindingError, Result};
-use crate::typed::TypedRef;
+use crate::typed_ref::TypedRef;
 
 /// How far a block's layout is known.
 #[derive(Debug, Default)]

@@ -16,9 +16,9 @@ use vgpu_core::Label;
 use vgpu_uniforms::{EngineConfig, PageKey, UniformEngine};
 
 use super::State;
+use super::command_sink::{CommandSink, MAX_DYNAMIC, MAX_GROUPS};
 use super::operation::OpKey;
 use super::program::ProgramBinding;
-use super::recorder::{MAX_DYNAMIC, MAX_GROUPS, Recorder};
 use vgpu_uniforms::BufferKey;
 
 /// How a draw was recorded.
@@ -98,17 +98,17 @@ impl PassInspect {
     }
 }
 
-/// A recorder that forwards every call and notes the bind groups set and whether a draw was
-/// issued.
-pub(crate) struct InspectRecorder<'a, R> {
-    inner: &'a mut R,
+/// A command sink that forwards every call to the pass's and notes the bind groups set and
+/// whether a draw was issued.
+pub(crate) struct InspectRecorder<'a, S> {
+    inner: &'a mut S,
     pass: &'a mut PassInspect,
     /// A draw call went through.
     pub(crate) drawn: bool,
 }
 
-impl<'a, R> InspectRecorder<'a, R> {
-    pub(crate) fn new(inner: &'a mut R, pass: &'a mut PassInspect) -> Self {
+impl<'a, S> InspectRecorder<'a, S> {
+    pub(crate) fn new(inner: &'a mut S, pass: &'a mut PassInspect) -> Self {
         InspectRecorder {
             inner,
             pass,
@@ -117,7 +117,7 @@ impl<'a, R> InspectRecorder<'a, R> {
     }
 }
 
-impl<R: Recorder> Recorder for InspectRecorder<'_, R> {
+impl<S: CommandSink> CommandSink for InspectRecorder<'_, S> {
     fn set_pipeline(&mut self, pipeline: &wgpu::RenderPipeline) {
         self.inner.set_pipeline(pipeline);
     }

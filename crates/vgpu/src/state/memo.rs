@@ -1,46 +1,43 @@
-//! What recording an operation remembers, so a steady-state record does no lookup.
+//! What recording an operation remembers, so a steady-state record does no lookup; and the one
+//! description of every memo layer the record path (`record/`) reads, with what moves each.
 //!
-//! Layers, each valid under a condition that is one integer compare:
+//! | Layer | What it caches | What moves (invalidates) it |
+//! |---|---|---|
+//! | **Pipeline memo** ([`PipelineMemo`], per render operation) | the pipeline id for its two latest target signature ids | nothing: pipelines are never removed; a third signature replaces the older entry |
+//! | **Group memo** ([`GroupMemo`], per bind group of an operation) | the bind group built for the group's contents, with the page (and static offset) each value resolved to; for a value alternating between two pages, the other page's group too | the bind-group cache's **invalidation epoch** (a resource destroyed, the cache cleared); a binding given new content (`Operation::bindings_changed`, which moves **`bindings_rev`** too, calls [`GroupMemo::forget`]); a value resolving to a page (or static offset) the memo was not built on (rebuilt) |
+//! | **Fast record** ([`FastRecord`] and its groups' `stamp`, `stamp_slot`, `offset`) | for a draw without geometry whose groups (at most [`FAST_GROUPS`]) each bind one value at their only dynamic offset: the pipeline id for one signature id, per group the offset the value resolved to at the owner's **stamp** | another signature id; a binding given new content ([`FastRecord::invalidate`]); a group memo no longer current; per group, the owner's stamp (resolved again, `record/fast.rs`). Made valid again by the draw's next full record in a pass |
+//! | **[`checked_at`](FastRecord::checked_at)** | the **stamp clock** when the fast record last found every group's stamp current | the stamp clock: any stamp, and every destroy (`State::destroy_bound_resource`) |
+//! | **[`value_checked_at`](FastRecord::value_checked_at)** | the **value clock** when the groups without a shared block last held | the value clock: any unshared owner's stamp, and every destroy |
+//! | **Bound groups** (`record/bound.rs`'s `PassBindings`, per pass or bundle) | what the pass has bound: per group index the bind group's id and dynamic offsets, and whether it binds a shared block's current slot as of a stamp clock reading (`block_bound_at`); the pipeline, vertex and index buffers | a set of something else at that index; [`reset`](super::PassBindings::reset) (after executing bundles); the pass's end; `block_bound_at` holds while the stamp clock does |
+//! | **Resolved values** (`record/bound.rs`'s `ResolvedValue`, per pass and fast group index) | the slot a fast group's owner last resolved to in this pass (a catch-up), at its stamp, for one bind group, with the stamp clock right after (`resolved_at`) | the owner's stamp; `resolved_at` holds while the stamp clock does |
 //!
-//! 1. **Group memo** ([`GroupMemo`], per bind group of an operation): the bind group last
-//!    built (or found in the bind-group cache) for the group's contents. Valid while the cache's
-//!    invalidation epoch (it moves when a resource is destroyed or the cache cleared, not on a
-//!    capacity eviction: the memo holds its own `wgpu::BindGroup`) and the pages its values
-//!    resolved to are unchanged; a change of the operation's bindings forgets it (the bundles'
-//!    check uses the operation's binding revision instead). A single value alternating
-//!    between two pages (a camera set per pass whose second value sits in another page) keeps
-//!    the other page's group in [`PageGroup`] and swaps.
-//! 2. **Fast record** ([`FastRecord`], per operation, first in its record, and the fast fields
-//!    of each group memo): for a draw without geometry buffers whose groups (at most two) each
-//!    hold one value with one dynamic offset, its pipeline for one target signature, and per
-//!    group the dynamic offset the value resolved to and the value's *stamp* at that time. The
-//!    group memos sit inline right after it, so a steady-state record reads one block.
-//! 3. **Stamps** (`vgpu_uniforms::UniformEngine::stamps`): a value's stamp moves whenever its
-//!    slot could move (a set that cannot go to the home slot, pin, unpin, removal, a submission
-//!    that bound it elsewhere, a cancel). While a value's stamp equals the memoized one, the
-//!    memoized offset is where the value is: the draw binds it without resolving. A pass also
-//!    shares what it resolved (`record.rs`'s `ResolvedValue`), so draws sharing a camera set
-//!    before the pass take the new offset without each resolving it.
-//! 4. **Check token** (`FastRecord::checked_at`): the engine's stamp clock
-//!    (`UniformEngine::stamp_clock`, which moves with any stamp, and with the bind-group cache's
-//!    invalidation epoch: `State::destroy_bound_resource` moves it at every destroy) when the
-//!    record last found all its groups' stamps current. It only grows, so while the token is
-//!    unchanged nothing any record depends on has moved: a static frame's draw binds its
-//!    memoized offsets after one compare, without reading stamps.
-//! 5. **Value token** (`FastRecord::value_checked_at`): the same with the engine's value clock
-//!    (`UniformEngine::value_clock`), which shared blocks (`SharedUniforms`, marked shared in
-//!    the engine) do not move, for the groups without a block. While it holds and only a block
-//!    moved (a camera set before each pass), the draw binds those groups' memos and finds each
-//!    block's group bound already: the pass's bound state notes the block and the stamp clock
-//!    at which a draw bound its current slot (`record.rs`'s `BoundGroup`), so no draw writes the
-//!    camera's new offset back into its record.
+//! Below these, in the crates vgpu builds on: the **bind-group cache** (`vgpu_bind::BindingStore`:
+//! groups by layout and entries, valid while its invalidation epoch holds; a capacity eviction
+//! invalidates no memo, the memo holds its own `wgpu::BindGroup`) and the capture engine's
+//! **stamps** (`vgpu_uniforms::UniformEngine::stamps`: an owner's stamp moves whenever the slot
+//! of an earlier resolve could move; read only after `UniformEngine::memos_in_use`). Each
+//! counter named here (stamp, stamp clock, value clock, invalidation epoch, `bindings_rev`,
+//! `checked_at`, `value_checked_at`, `resolved_at`, `block_bound_at`) is defined once, in the
+//! capture vocabulary of the crate docs (`lib.rs`).
 //!
-//! Any change of an operation's bindings invalidates its fast record; the full record path
-//! (`record.rs`) makes it valid again after recording. A memo whose group changes (rebuilt, or
-//! swapped with the other page's) forgets its offset (stamp 0), so the fast record resolves it.
+//! The clocks move with the invalidation epoch too: every destroy goes through
+//! `State::destroy_bound_resource` (or calls `UniformEngine::invalidate_memos` after it), so
+//! while `checked_at` equals the stamp clock, every group memo of the record is current as well.
+//! A memo whose group changes (rebuilt, or swapped with the other page's) forgets its offset
+//! (`stamp` 0), so the fast record resolves it again.
+//!
+//! None of this crate's counters is derivable from another without a cost where it is read:
+//! `bindings_rev` outlives the group memos it invalidates (they are rebuilt at the next record,
+//! a bundle's check is not); `checked_at` and `value_checked_at` read two clocks that move
+//! apart; `resolved_at` stands for a read of the owner's stamp, which the per-pass camera's draws
+//! would otherwise load from the stamps table; `block_bound_at` is also taken when a group binds
+//! its memo without a resolve, so it is no copy of `resolved_at`; and a group memo's invalidation
+//! epoch cannot be the stamp clock, which every set moves.
 
 use vgpu_bind::BindGroupId;
 use vgpu_uniforms::BufferKey;
+
+use super::command_sink::MAX_GROUPS;
 
 /// Most value bindings per group whose pages are memoized (groups with more still work, through
 /// the bind-group cache on every record).
@@ -65,7 +62,8 @@ pub(crate) struct ValuePages {
     pub(crate) static_offsets: [u32; MEMO_VALUES],
 }
 
-/// A single-value group's bind group on another page (see the module doc).
+/// A single-value group's bind group on another page (a value alternating between two pages: a
+/// camera set per pass whose second value sits in another page).
 #[derive(Debug)]
 pub(crate) struct PageGroup {
     pub(crate) page: Option<BufferKey>,
@@ -83,15 +81,12 @@ pub(crate) enum MemoExtra {
     Values(ValuePages),
 }
 
-/// The epoch of a memo whose operation's bindings changed since it was built (the bind-group
-/// cache's invalidation epoch only grows and never reaches it).
+/// The invalidation epoch of a memo whose operation's bindings changed since it was built (the
+/// bind-group cache's invalidation epoch only grows and never reaches it).
 const FORGOTTEN: u64 = u64::MAX;
 
-/// The memoized bind group of one group of one operation (layer 1 of the module doc), which
-/// the fast record (layer 2) reads in place, and what the group's contents say about its
-/// dynamic offsets: valid while `group` is set and the cache's invalidation epoch is the one
-/// it was built under (a change of the operation's bindings forgets it: [`Self::forget`]) and
-/// the pages its values resolve to are unchanged.
+/// The group memo of one group of one operation (see the module doc's table), which the fast
+/// record reads in place, and what the group's contents say about its dynamic offsets.
 ///
 /// A group holding one value with one dynamic offset keeps its page in `page` and, for a value
 /// alternating between two pages, the other page's group in `extra`; the fast record's offset
@@ -111,7 +106,7 @@ pub(crate) struct GroupMemo {
     pub(crate) group: Option<wgpu::BindGroup>,
     /// The bind-group cache's invalidation epoch the group was built under ([`FORGOTTEN`]:
     /// the operation's bindings changed since).
-    epoch: u64,
+    invalidation_epoch: u64,
     /// Boxed: only values alternating between pages and groups of several values have one.
     extra: Option<Box<MemoExtra>>,
     /// The page the group's first value resolved to.
@@ -129,17 +124,18 @@ pub(crate) struct GroupMemo {
 }
 
 impl GroupMemo {
-    /// Whether the memo was built under this epoch, with the operation's current bindings.
+    /// Whether the memo was built under `invalidation_epoch` (the bind-group cache's current
+    /// one), with the operation's current bindings.
     #[inline]
-    pub(crate) fn current(&self, epoch: u64) -> bool {
-        self.group.is_some() && self.epoch == epoch
+    pub(crate) fn current(&self, invalidation_epoch: u64) -> bool {
+        self.group.is_some() && self.invalidation_epoch == invalidation_epoch
     }
 
     /// The operation's bindings changed: the memo no longer holds (its group stays until
     /// replaced, so the next build does not keep it as the other page's group).
     #[inline]
     pub(crate) fn forget(&mut self) {
-        self.epoch = FORGOTTEN;
+        self.invalidation_epoch = FORGOTTEN;
     }
 
     /// The other page's group of a single value alternating between two pages.
@@ -170,7 +166,7 @@ impl GroupMemo {
     pub(crate) fn install(
         &mut self,
         built: BuiltGroup,
-        epoch: u64,
+        invalidation_epoch: u64,
         single: bool,
         keep_other: bool,
     ) {
@@ -200,7 +196,7 @@ impl GroupMemo {
         self.id = Some(built.id);
         self.group = Some(built.group);
         self.page = built.pages.pages[0];
-        self.epoch = epoch;
+        self.invalidation_epoch = invalidation_epoch;
         self.stamp = 0;
     }
 
@@ -246,7 +242,7 @@ impl GroupMemo {
 /// The render pipelines of an operation for its two most recent target signatures (a draw
 /// rendered into a shadow map and the screen alternates between two), most recent first: per
 /// interned signature id (`State::signature_id`, never 0) the pipeline's id, an index into the
-/// state's pipeline table plus one (`pipeline::pipeline_by_id`). 16 bytes: the table holds
+/// state's pipeline table plus one (`pipeline::RenderPipelines::by_id`). 16 bytes: the table holds
 /// the pipelines, shared by every operation with the same program, state and targets.
 #[derive(Debug, Default)]
 pub(crate) struct PipelineMemo {
@@ -271,8 +267,9 @@ impl PipelineMemo {
         Some(u64::from(self.entries[0].1))
     }
 
-    /// The most recent pipeline's id.
-    pub(crate) fn current(&self) -> Option<u64> {
+    /// The latest pipeline's id (the one [`get`](Self::get) or [`insert`](Self::insert) last
+    /// made the most recent).
+    pub(crate) fn latest(&self) -> Option<u64> {
         let (sig, id) = self.entries[0];
         (sig != 0).then_some(u64::from(id))
     }
@@ -285,30 +282,25 @@ impl PipelineMemo {
     }
 }
 
-/// The operation-wide part of the fast record (layer 2 of the module doc), first in its
+/// The operation-wide part of the fast record (see the module doc's table), first in its
 /// operation record; the groups' parts are their [`GroupMemo`]s. Valid while its groups' memos
-/// are current (built under the bind-group cache's invalidation epoch) and the pass's target
-/// signature id equals `signature_id` (0 while invalid); any change of the operation's bindings
-/// invalidates it.
+/// are current and the pass's target signature id equals `signature_id` (0 while invalid).
 #[derive(Debug, Default)]
 #[repr(C)]
 pub(crate) struct FastRecord {
-    /// The engine's stamp clock (`UniformEngine::stamp_clock`) when every group's memoized
-    /// stamp was last found current with the record valid (0: not since the record or a memo
-    /// last changed). The clock moves with any stamp and with the bind-group cache's
-    /// invalidation epoch (`State::destroy_bound_resource` moves it at every destroy), and never
-    /// goes back: while it is unchanged the record is still valid and every memoized offset
-    /// still holds, and a draw binds them without checking stamps.
+    /// The stamp clock (`UniformEngine::stamp_clock`) when every group's memoized stamp was last
+    /// found current with the record valid (0: not since the record or a memo last changed).
+    /// While the stamp clock still reads this, a draw binds the memoized offsets without reading
+    /// a stamp.
     pub(crate) checked_at: u64,
-    /// Like [`checked_at`](Self::checked_at) with the engine's value clock
-    /// (`UniformEngine::value_clock`, which shared blocks do not move and destroys do) for the
-    /// groups without a shared block ([`shared_groups`](Self::shared_groups)): while it matches,
-    /// only shared blocks moved (a per-pass camera), those groups' memos hold, and a shared
-    /// block's group is bound already when the pass bound it at the current clock
-    /// (`record_fast`).
+    /// The value clock (`UniformEngine::value_clock`) when the groups without a shared block
+    /// ([`shared_groups`](Self::shared_groups)) were last found current (0: not since). While the
+    /// value clock still reads this, only shared blocks moved (a per-pass camera): those groups
+    /// bind their memos, and a shared block's group is bound already when the pass bound it at
+    /// the current stamp clock (`record/bound.rs`'s `bind_fast_group`).
     pub(crate) value_checked_at: u64,
     /// The pipeline's id (the state's pipeline table holds the pipeline: see
-    /// `pipeline::pipeline_by_id`).
+    /// `pipeline::RenderPipelines::by_id`).
     pub(crate) pipeline_id: u64,
     /// Interned target signature of the pipeline (0: none, or the record is invalid or not
     /// eligible).
@@ -323,9 +315,9 @@ pub(crate) struct FastRecord {
     pub(crate) eligible: bool,
     /// The operation's number of bind groups (fixed by its program).
     pub(crate) groups_len: u8,
-    /// Bit `i`: fast group `i` holds a shared block (a `SharedUniforms`), whose moves the
-    /// [`value_checked_at`](Self::value_checked_at) token does not follow. Kept in the record's
-    /// padding.
+    /// Bit `i`: fast group `i` holds a shared block (a `SharedUniforms`), whose moves the value
+    /// clock, so [`value_checked_at`](Self::value_checked_at), does not follow. Kept in the
+    /// record's padding.
     pub(crate) shared_groups: u8,
     /// Handles (`OpHandle`s: draws, computes, their bindings and clones) alive: the last one
     /// dropped removes the operation. Not part of the fast record: kept in its padding.
@@ -345,5 +337,37 @@ impl FastRecord {
     #[inline(always)]
     pub(crate) fn shared_group(&self, gi: usize) -> bool {
         self.shared_groups & (1 << gi) != 0
+    }
+}
+
+/// An operation's group memos, in group order: the first [`FAST_GROUPS`] inline (all a fast
+/// record reads, at fixed places), the others up to [`MAX_GROUPS`] in a box that only
+/// operations with more groups have. Its length is `FastRecord::groups_len`.
+#[derive(Debug, Default)]
+#[repr(C)]
+pub(crate) struct Groups {
+    pub(crate) head: [GroupMemo; FAST_GROUPS],
+    tail: Option<Box<[GroupMemo; MAX_GROUPS - FAST_GROUPS]>>,
+}
+
+impl Groups {
+    /// `len` empty group memos.
+    pub(crate) fn new(len: usize) -> Self {
+        Groups {
+            head: Default::default(),
+            tail: (len > FAST_GROUPS).then(Box::default),
+        }
+    }
+
+    /// The first `len` group memos (`len` is the operation's group count, at most
+    /// [`MAX_GROUPS`]), in order.
+    pub(crate) fn iter_mut(&mut self, len: u8) -> impl Iterator<Item = &mut GroupMemo> {
+        let len = usize::from(len).min(MAX_GROUPS);
+        let head = len.min(FAST_GROUPS);
+        let tail = match self.tail.as_deref_mut() {
+            Some(t) => &mut t[..len - head],
+            None => &mut [],
+        };
+        self.head[..head].iter_mut().chain(tail.iter_mut())
     }
 }

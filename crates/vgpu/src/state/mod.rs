@@ -2,15 +2,20 @@
 //! through the handles of the floor above. It never names a public handle type: it holds
 //! records (`resources.rs`) and takes bindings lowered to [`BindingInput`]s.
 //!
-//! - `operation.rs`: the per-operation record; `memo.rs`: what recording remembers;
-//!   `record.rs`: recording into passes and bundles.
-//! - `assign/`: binding assignment, by kind of input; `blocks.rs`: shared uniforms blocks;
-//!   `resource_uses.rs`: binding counts and idle user resources.
+//! - `operation.rs`: the per-operation record; `memo.rs`: what recording remembers (the table
+//!   of memo layers); `record/`: recording, path by path (fast, full, what a pass has bound),
+//!   into a `command_sink.rs` (a pass, a compute pass or a bundle's command list);
+//!   `prefetch.rs`: the records the next draws will read.
+//! - `binding_input.rs`: what a binding is given; `assign/`: binding assignment, by kind of
+//!   input; `blocks.rs`: shared uniforms blocks; `resource_uses.rs`: binding counts and idle
+//!   user resources.
 //! - `program.rs`, `pipeline.rs`: layouts and pipelines; `timing.rs`: GPU pass timings;
 //!   `inspect.rs`: the binding inspector (a testing aid, off by default).
 
 mod assign;
+mod binding_input;
 mod blocks;
+mod command_sink;
 pub(crate) mod inspect;
 mod lock;
 mod memo;
@@ -19,7 +24,6 @@ mod pipeline;
 mod prefetch;
 mod program;
 mod record;
-mod recorder;
 mod resource_uses;
 mod resources;
 mod timing;
@@ -32,16 +36,15 @@ use vgpu_bind::{BindingStore, ResourceKey};
 use vgpu_core::GpuContext;
 use vgpu_uniforms::{BufferKey, EngineConfig, OwnerKey, UniformEngine};
 
-pub(crate) use assign::{
-    BindingInput, BufferInput, SamplerInput, ValueInput, ViewInput, ViewOwner,
-};
+pub(crate) use binding_input::{BindingInput, BufferInput, SamplerInput, ViewInput, ViewOwner};
+pub(crate) use command_sink::{BundleCmd, encode_bundle};
 pub(crate) use inspect::{InspectRecorder, PassInspect};
 pub(crate) use lock::{HeldState, SharedState};
 pub(crate) use operation::{
     IndexBinding, OpKey, OperationKind, RenderInfo, RenderStateKey, VertexBinding,
 };
 pub(crate) use program::{Program, Stages};
-pub(crate) use record::{BundleCmd, PassBindings, encode_bundle};
+pub(crate) use record::PassBindings;
 pub(crate) use resources::{
     BlockRecord, BufferRecord, SamplerRecord, ShaderRecord, TargetRecord, TextureRecord,
 };
@@ -49,7 +52,7 @@ pub(crate) use timing::{MAX_TIMED_PASSES, TimedPasses};
 
 use blocks::BlockState;
 use operation::{Operation, Released};
-use pipeline::PipelineKey;
+use pipeline::RenderPipelines;
 use program::ProgramKey;
 use resource_uses::ResourceUses;
 use timing::GpuTimer;
@@ -66,10 +69,8 @@ pub(crate) struct State {
     /// check and one version compare.
     ops: SlotMap<OpKey, Operation>,
     programs: AHashMap<ProgramKey, Arc<Program>>,
-    /// Render pipeline ids by what they are made of (never removed: few).
-    pipelines: AHashMap<PipelineKey, u32>,
-    /// The render pipelines, by id − 1 (`pipeline::pipeline_by_id`).
-    render_pipelines: Vec<wgpu::RenderPipeline>,
+    /// The render pipelines, by id and by what they are made of.
+    render_pipelines: RenderPipelines,
     /// Distinct render states, shared by the draws that have them (never removed: few).
     render_states: ahash::AHashSet<Arc<operation::RenderStateKey>>,
     compute_pipelines: AHashMap<u64, (u64, wgpu::ComputePipeline)>,
@@ -104,8 +105,7 @@ impl State {
             samplers: AHashMap::default(),
             ops: SlotMap::with_key(),
             programs: AHashMap::default(),
-            pipelines: AHashMap::default(),
-            render_pipelines: Vec::new(),
+            render_pipelines: RenderPipelines::default(),
             render_states: ahash::AHashSet::default(),
             compute_pipelines: AHashMap::default(),
             blocks: SecondaryMap::new(),
@@ -185,9 +185,10 @@ impl State {
     }
 
     /// Unregisters a resource from the binding store, which evicts the bind groups using it and
-    /// moves the store's invalidation epoch, and moves the engine's clocks with it: the fast
-    /// records' tokens are those clocks alone (`memo.rs`), so every resource a memoized group may
-    /// hold is destroyed through here (or with `UniformEngine::invalidate_memos` after it).
+    /// moves the store's invalidation epoch, and moves the engine's clocks with it: a fast
+    /// record's `checked_at` and `value_checked_at` compare those clocks alone (`memo.rs`), so
+    /// every resource a memoized group may hold is destroyed through here (or with
+    /// `UniformEngine::invalidate_memos` after it).
     pub(crate) fn destroy_bound_resource(&mut self, res: ResourceKey) {
         self.bind.destroy(res);
         self.engine.invalidate_memos();

@@ -1,5 +1,5 @@
 //! The per-operation record: what each binding of a draw, effect or compute holds, its groups'
-//! values, and render-only parts (counts, geometry, pipeline state). Its memo lives in `memo.rs`.
+//! values, and render-only parts (counts, geometry, pipeline state). Its memos live in `memo.rs`.
 
 use std::sync::Arc;
 
@@ -8,12 +8,12 @@ use vgpu_core::Label;
 use vgpu_uniforms::{OwnerKey, UniformEngine};
 
 use super::State;
-use super::memo::{FAST_GROUPS, FastRecord, GroupMemo, PipelineMemo};
+use super::command_sink::MAX_GROUPS;
+use super::memo::{FAST_GROUPS, FastRecord, GroupMemo, Groups, PipelineMemo};
 use super::program::Program;
-use super::recorder::MAX_GROUPS;
 use super::resources::{BlockRecord, BufferRecord, HeldResource};
 use crate::descriptors::DepthState;
-use crate::typed::CheckedType;
+use crate::typed_ref::CheckedType;
 
 slotmap::new_key_type! {
     /// A draw, effect or compute in the `Gpu` state.
@@ -197,38 +197,6 @@ impl RenderInfo {
     }
 }
 
-/// An operation's group memos, in group order: the first [`FAST_GROUPS`] inline (all a fast
-/// record reads, at fixed places), the others up to [`MAX_GROUPS`] in a box that only
-/// operations with more groups have. Its length is `FastRecord::groups_len`.
-#[derive(Debug, Default)]
-#[repr(C)]
-pub(crate) struct Groups {
-    pub(crate) head: [GroupMemo; FAST_GROUPS],
-    tail: Option<Box<[GroupMemo; MAX_GROUPS - FAST_GROUPS]>>,
-}
-
-impl Groups {
-    /// `len` empty group memos.
-    fn new(len: usize) -> Self {
-        Groups {
-            head: Default::default(),
-            tail: (len > FAST_GROUPS).then(Box::default),
-        }
-    }
-
-    /// The first `len` group memos (`len` is the operation's group count, at most
-    /// [`MAX_GROUPS`]), in order.
-    pub(crate) fn iter_mut(&mut self, len: u8) -> impl Iterator<Item = &mut GroupMemo> {
-        let len = usize::from(len).min(MAX_GROUPS);
-        let head = len.min(FAST_GROUPS);
-        let tail = match self.tail.as_deref_mut() {
-            Some(t) => &mut t[..len - head],
-            None => &mut [],
-        };
-        self.head[..head].iter_mut().chain(tail.iter_mut())
-    }
-}
-
 /// What kind of operation a record is, with the parts only that kind has.
 #[derive(Debug)]
 pub(crate) enum OperationKind {
@@ -247,7 +215,8 @@ pub(crate) struct Operation {
     pub(crate) fast: FastRecord,
     pub(crate) groups: Groups,
     /// Grows whenever a binding's content changes (`bindings_changed`, which also forgets the
-    /// group memos): bundles recorded under an older revision no longer replay.
+    /// group memos): a bundle recorded under an older `bindings_rev` no longer replays
+    /// (`bundle_staleness`).
     pub(crate) bindings_rev: u64,
     pub(crate) kind: OperationKind,
     pub(crate) label: Label,
@@ -320,8 +289,8 @@ impl Operation {
             simple && usize::from(len) <= FAST_GROUPS && self.groups.iter_mut(len).all(|g| g.fast);
     }
 
-    /// A binding's content changed: memos and bundles recorded under the previous revision no
-    /// longer hold.
+    /// A binding's content changed: memos, and bundles recorded under the previous
+    /// `bindings_rev`, no longer hold.
     pub(crate) fn bindings_changed(&mut self) {
         self.bindings_rev += 1;
         for g in self.groups.iter_mut(self.fast.groups_len) {
@@ -344,7 +313,7 @@ impl Operation {
     /// group's memo are current: each group's offset is resolved again at the next record.
     pub(crate) fn refresh_fast_record(
         &mut self,
-        epoch: u64,
+        invalidation_epoch: u64,
         signature_id: u32,
         engine: &UniformEngine,
     ) {
@@ -355,7 +324,7 @@ impl Operation {
         let OperationKind::Render(render) = &self.kind else {
             return;
         };
-        let Some(pipeline_id) = render.pipelines.current() else {
+        let Some(pipeline_id) = render.pipelines.latest() else {
             return;
         };
         let contents = &self.contents;
@@ -373,7 +342,7 @@ impl Operation {
             .enumerate()
             .fold(0, |bits, (gi, g)| bits | (u8::from(holds_block(g)) << gi));
         for g in self.groups.iter_mut(self.fast.groups_len) {
-            if !g.fast || !g.current(epoch) {
+            if !g.fast || !g.current(invalidation_epoch) {
                 return;
             }
             match g.single_value(&self.contents) {
@@ -514,12 +483,12 @@ impl State {
         })
     }
 
-    /// The operation's binding revision (0 once removed).
+    /// The operation's `bindings_rev` (0 once removed).
     pub(crate) fn bindings_rev(&self, key: OpKey) -> u64 {
         self.ops.get(key).map_or(0, |o| o.bindings_rev)
     }
 
-    /// Why an operation recorded into a bundle at binding revision `rev` can no longer replay:
+    /// Why an operation recorded into a bundle at `bindings_rev` `rev` can no longer replay:
     /// `(draw label, reason)`, or `None` while it can.
     pub(crate) fn bundle_staleness(&self, key: OpKey, rev: u64) -> Option<(String, String)> {
         let op = self.ops.get(key)?;

@@ -1,16 +1,83 @@
 //! Render and compute pipelines, cached per (program, render state, target signature) and shared
-//! by every operation with the same shader and state.
+//! by every operation with the same shader and state; and the target signatures their memos are
+//! keyed by, interned.
+//!
+//! The full path's pipeline step ([`RenderPipelines::memoize_for`]) runs when an operation's
+//! pipeline memo lacks the pass's signature; the full path then continues with the memo holding
+//! it (`record/full.rs`).
 
 use std::sync::Arc;
 
+use ahash::AHashMap;
+use vgpu_core::GpuContext;
+
 use super::State;
-use super::operation::{OpKey, OperationKind, RenderStateKey};
+use super::operation::{OpKey, Operation, OperationKind, RenderStateKey};
 use super::program::{Program, Stages};
 use crate::descriptors::TargetSignature;
 use crate::error::{BindingError, Result};
 
 /// Key of the render pipeline cache.
 pub(crate) type PipelineKey = (u64, Arc<RenderStateKey>, TargetSignature);
+
+/// The render pipelines of a device (never removed: few): their ids by what they are made of,
+/// and the pipelines by id. An id is a table position plus one (0: none).
+#[derive(Default)]
+pub(crate) struct RenderPipelines {
+    ids: AHashMap<PipelineKey, u32>,
+    /// The pipelines, by id − 1.
+    table: Vec<wgpu::RenderPipeline>,
+}
+
+impl RenderPipelines {
+    /// The render pipeline with id `id` (ids start at 1).
+    #[inline]
+    pub(crate) fn by_id(&self, id: u64) -> Option<&wgpu::RenderPipeline> {
+        self.table.get(usize::try_from(id).ok()?.checked_sub(1)?)
+    }
+
+    /// The pipeline step of the full path, for an operation whose pipeline memo lacks target
+    /// signature `sig` (interned as `sig_id`): the pipeline is taken from the cache, or created,
+    /// and memoized in `op` as its latest. Nothing for a compute.
+    #[cold]
+    pub(crate) fn memoize_for(
+        &mut self,
+        ctx: &GpuContext,
+        op: &mut Operation,
+        sig: TargetSignature,
+        sig_id: u32,
+    ) -> Result<()> {
+        let Operation {
+            kind: OperationKind::Render(render),
+            program,
+            label,
+            ..
+        } = op
+        else {
+            return Ok(());
+        };
+        ctx.stats().pipeline_cache_lookups.bump();
+        let cache_key: PipelineKey = (program.id, render.state_key.clone(), sig);
+        if let Some(&id) = self.ids.get(&cache_key) {
+            render.pipelines.insert(sig_id, id);
+            return Ok(());
+        }
+        let pipeline = create_render_pipeline(ctx, program, &render.state_key, sig, label)?;
+        // Ids are table positions plus one: at most `u32::MAX` distinct pipelines.
+        let Ok(id) = u32::try_from(self.table.len() + 1) else {
+            return Err(vgpu_core::DeviceError::OutOfMemory {
+                operation: "create_render_pipeline",
+                label: label.to_string(),
+                description: "more than u32::MAX render pipelines".to_owned(),
+            }
+            .into());
+        };
+        self.table.push(pipeline);
+        self.ids.insert(cache_key, id);
+        render.pipelines.insert(sig_id, id);
+        Ok(())
+    }
+}
 
 impl State {
     /// The shared copy of `key` (created on first use).
@@ -23,45 +90,15 @@ impl State {
         shared
     }
 
-    /// The pipeline of operation `key` for `sig`, when its memo does not hold it: from the
-    /// shared cache, or created. Stores its id in the operation's memo and returns it (0: the
-    /// operation is gone).
-    #[cold]
-    pub(crate) fn render_pipeline(&mut self, key: OpKey, sig: TargetSignature) -> Result<u64> {
-        let sig_id = self.signature_id(sig);
-        let Some(op) = self.ops.get(key) else {
-            return Ok(0);
-        };
-        let Some(render) = op.render() else {
-            return Ok(0);
-        };
-        self.ctx.stats().pipeline_cache_lookups.bump();
-        let program = op.program.clone();
-        let cache_key: PipelineKey = (program.id, render.state_key.clone(), sig);
-        if let Some(&id) = self.pipelines.get(&cache_key) {
-            if let Some(r) = self.ops.get_mut(key).and_then(|o| o.render_mut()) {
-                r.pipelines.insert(sig_id, id);
+    /// The id of a target signature, interned (a handful per device; looked up once per pass).
+    pub(crate) fn signature_id(&mut self, sig: TargetSignature) -> u32 {
+        match self.signatures.iter().position(|s| *s == sig) {
+            Some(i) => i as u32 + 1,
+            None => {
+                self.signatures.push(sig);
+                self.signatures.len() as u32
             }
-            return Ok(u64::from(id));
         }
-        let state = render.state_key.clone();
-        let label = op.label.clone();
-        let pipeline = create_render_pipeline(&self.ctx, &program, &state, sig, &label)?;
-        // Ids are table positions plus one: at most `u32::MAX` distinct pipelines.
-        let Ok(id) = u32::try_from(self.render_pipelines.len() + 1) else {
-            return Err(vgpu_core::DeviceError::OutOfMemory {
-                operation: "create_render_pipeline",
-                label: label.to_string(),
-                description: "more than u32::MAX render pipelines".to_owned(),
-            }
-            .into());
-        };
-        self.render_pipelines.push(pipeline);
-        self.pipelines.insert(cache_key, id);
-        if let Some(r) = self.ops.get_mut(key).and_then(|o| o.render_mut()) {
-            r.pipelines.insert(sig_id, id);
-        }
-        Ok(u64::from(id))
     }
 
     /// The compute pipeline of operation `key` (memoized per operation, cached per program).
@@ -107,18 +144,9 @@ impl State {
     }
 }
 
-/// The render pipeline with id `id` in `table` (the state's `render_pipelines`; ids start at 1).
-#[inline]
-pub(crate) fn pipeline_by_id(
-    table: &[wgpu::RenderPipeline],
-    id: u64,
-) -> Option<&wgpu::RenderPipeline> {
-    table.get(usize::try_from(id).ok()?.checked_sub(1)?)
-}
-
 /// Creates the render pipeline of `program` with render state `state` for targets of `sig`.
 fn create_render_pipeline(
-    ctx: &vgpu_core::GpuContext,
+    ctx: &GpuContext,
     program: &Program,
     state: &RenderStateKey,
     sig: TargetSignature,

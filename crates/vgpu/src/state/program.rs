@@ -7,7 +7,7 @@ use std::sync::Arc;
 use smallvec::SmallVec;
 use vgpu_bind::LayoutKey;
 use vgpu_core::PipelineLayoutDesc;
-use vgpu_core::reflect::{BindingKind, EntryPointInfo, Stage};
+use vgpu_core::{BindingKind, EntryPointInfo, Stage};
 
 use super::State;
 use super::resources::ShaderRecord;
@@ -55,7 +55,7 @@ pub(crate) struct Program {
     pub(crate) groups: SmallVec<[ProgramGroup; 4]>,
     pub(crate) pipeline_layout: wgpu::PipelineLayout,
     /// Vertex inputs of the vertex entry point.
-    pub(crate) vertex_inputs: Vec<vgpu_core::reflect::VertexInput>,
+    pub(crate) vertex_inputs: Vec<vgpu_core::VertexInput>,
     /// Number of fragment outputs (color targets written).
     pub(crate) fragment_outputs: usize,
     pub(crate) workgroup_size: [u32; 3],
@@ -111,7 +111,7 @@ impl Program {
     #[cold]
     pub(crate) fn unknown_binding(&self, label: &str, name: &str) -> vgpu_core::SetError {
         let available: Vec<Box<str>> = self.bindings.iter().map(|b| Box::from(&*b.name)).collect();
-        let hint = vgpu_core::set_error::did_you_mean(name, available.iter().map(|b| &**b));
+        let hint = vgpu_core::did_you_mean(name, available.iter().map(|b| &**b));
         vgpu_core::SetError::BindingUnknown {
             label: label.into(),
             name: name.into(),
@@ -176,7 +176,7 @@ impl State {
     /// up to the device limit; past it, static groups per slot (still cached).
     fn layout_desc(
         &self,
-        refl: &vgpu_core::shader::Shader,
+        refl: &vgpu_core::Shader,
         entries: &[&EntryPointInfo],
     ) -> Result<PipelineLayoutDesc> {
         let limit = self
@@ -241,7 +241,7 @@ impl State {
 
 /// The reflected entry points `stages` names.
 fn entry_points<'s>(
-    refl: &'s vgpu_core::shader::Shader,
+    refl: &'s vgpu_core::Shader,
     stages: &Stages,
 ) -> Result<SmallVec<[&'s EntryPointInfo; 2]>> {
     let mut entries = SmallVec::new();

@@ -3,7 +3,7 @@
 
 use std::sync::Arc;
 
-use vgpu_core::reflect::BindingKind;
+use vgpu_core::BindingKind;
 
 use super::Assigned;
 use crate::error::Result;

@@ -3,11 +3,12 @@
 
 use std::num::NonZeroU64;
 
-use vgpu_core::reflect::BindingKind;
+use vgpu_core::BindingKind;
 
-use super::{Assigned, BufferInput, resource_content};
+use super::{Assigned, resource_content};
 use crate::error::{BindingError, Result};
 use crate::state::State;
+use crate::state::binding_input::BufferInput;
 use crate::state::operation::BindingContent;
 use crate::state::resources::HeldResource;
 

@@ -1,140 +1,42 @@
-//! Binding assignment: what `Draw::set` (and `Compute::set`, `set_all`) does to an operation's
-//! bindings, split by kind of input: values (`values.rs`), shared blocks (`blocks.rs`), user
-//! buffers (`buffers.rs`), textures and samplers (`textures.rs`).
+//! Binding assignment: what `Draw::set`, `Compute::set`, `Binding::set`, `TypedBinding::set` and
+//! `set_all` do to an operation's bindings.
 //!
-//! The handle floor lowers its public `Bind` into a [`BindingInput`] (records, raw wgpu objects,
-//! no handles) after checking that every handle belongs to the operation's `Gpu`. Each kind
-//! checks its input against the WGSL binding and returns the binding's new content, or `None`
-//! when the binding keeps its content (a new value for an existing owner, the same resource
-//! again); [`State::replace_content`] installs a new content. A rejected input changes nothing.
+//! The handle floor lowers its public `BindingArg` into a [`BindingInput`]
+//! (`state/binding_input.rs`: records, raw wgpu objects, no handles) after checking that every handle belongs to the operation's
+//! `Gpu`; that one input type goes all the way down. There are two entry points, one per way of
+//! naming a binding:
+//! - [`State::set_by_name`]: by WGSL binding name, or a struct member by shorthand
+//!   (`set("color", …)`, `members.rs`);
+//! - [`State::set_by_index`]: a binding resolved by name once (`Binding`, `TypedBinding`).
+//!
+//! Each tries the in-place write first ([`State::set_in_place`], `values.rs`: a new value for a
+//! binding that already holds one of a fixed size, written straight into its owner's bytes),
+//! then the full assignment ([`State::assign`]), split by kind of input: values (`values.rs`),
+//! shared blocks (`blocks.rs`), user buffers (`buffers.rs`), textures and samplers
+//! (`textures.rs`). Each kind checks its input against the WGSL binding and returns the
+//! binding's new content, or `None` when the binding keeps its content (a new value for an
+//! existing owner, the same resource again); [`State::replace_content`] installs a new content.
+//! A rejected input changes nothing; `set_all` (`set_all.rs`) puts a whole batch back.
+//!
+//! A `TypedBinding` keeps the value owner its binding holds and writes through it
+//! (`values.rs`: `write_plain_owner`, `write_typed_owner`), falling back to
+//! [`State::set_by_index`] when the owner is not there.
 
 mod blocks;
 mod buffers;
+mod members;
+mod set_all;
 mod textures;
 mod values;
 
-use std::sync::Arc;
-
-use vgpu_core::reflect::BindingKind;
-use vgpu_core::value::Value;
-use vgpu_uniforms::OwnerKey;
+use vgpu_core::BindingKind;
 
 use super::State;
+use super::binding_input::BindingInput;
 use super::operation::{BindingContent, OpKey};
 use super::program::{Program, ProgramBinding};
-use super::resources::{
-    BlockRecord, BufferRecord, HeldResource, SamplerRecord, TargetRecord, TextureRecord,
-};
+use super::resources::HeldResource;
 use crate::error::{BindingError, Result};
-use crate::typed::TypedRef;
-
-/// What a binding is given, as the state sees it (lowered from the public `Bind`).
-#[derive(Clone, Debug)]
-pub(crate) enum BindingInput<'a> {
-    /// A library-owned struct value.
-    Value(&'a Value),
-    /// Raw bytes in the binding's layout (size checked only).
-    Bytes(&'a [u8]),
-    /// A typed value (`vgpu::Uniform`), checked by shape once per binding and Rust type.
-    Typed(TypedRef<'a>),
-    /// A shared uniforms block.
-    Block(&'a Arc<BlockRecord>),
-    /// A user buffer (a vgpu buffer, or a raw one), bound by identity.
-    Buffer(BufferInput<'a>),
-    /// A texture view (of a vgpu texture, a target, or raw).
-    View(ViewInput<'a>),
-    /// A sampler (vgpu or raw).
-    Sampler(SamplerInput<'a>),
-    /// A handle that cannot be bound at all; the text says what it is.
-    Unusable(&'static str),
-}
-
-/// A value for a binding: the common input, passed without lowering (see [`State::set_value`]).
-#[derive(Clone, Copy, Debug)]
-pub(crate) enum ValueInput<'a> {
-    /// A library-owned struct value.
-    Value(&'a Value),
-    /// Raw bytes in the binding's layout (size checked only).
-    Bytes(&'a [u8]),
-    /// A typed value (`vgpu::Uniform`).
-    Typed(TypedRef<'a>),
-}
-
-impl<'a> From<ValueInput<'a>> for BindingInput<'a> {
-    fn from(v: ValueInput<'a>) -> Self {
-        match v {
-            ValueInput::Value(v) => BindingInput::Value(v),
-            ValueInput::Bytes(p) => BindingInput::Bytes(p),
-            ValueInput::Typed(t) => BindingInput::Typed(t),
-        }
-    }
-}
-
-/// A buffer range to bind.
-#[derive(Clone, Debug)]
-pub(crate) struct BufferInput<'a> {
-    pub(crate) raw: &'a wgpu::Buffer,
-    pub(crate) offset: u64,
-    pub(crate) size: Option<wgpu::BufferSize>,
-    /// The vgpu buffer, kept alive while bound (`None` for a raw buffer).
-    pub(crate) record: Option<&'a Arc<BufferRecord>>,
-    /// The buffer's label for the registry.
-    pub(crate) label: &'a str,
-}
-
-/// The record a view comes from, kept alive while bound.
-#[derive(Clone, Debug)]
-pub(crate) enum ViewOwner<'a> {
-    Raw,
-    Texture(&'a Arc<TextureRecord>),
-    Target(&'a Arc<TargetRecord>),
-}
-
-/// A texture view to bind.
-#[derive(Clone, Debug)]
-pub(crate) struct ViewInput<'a> {
-    pub(crate) view: &'a wgpu::TextureView,
-    pub(crate) format: Option<wgpu::TextureFormat>,
-    pub(crate) samples: u32,
-    pub(crate) owner: ViewOwner<'a>,
-    /// What it is, for errors ("a texture", "a target's depth texture").
-    pub(crate) what: &'static str,
-}
-
-/// A sampler to bind.
-#[derive(Clone, Debug)]
-pub(crate) struct SamplerInput<'a> {
-    pub(crate) raw: &'a wgpu::Sampler,
-    pub(crate) record: Option<&'a Arc<SamplerRecord>>,
-}
-
-impl BindingInput<'_> {
-    /// What the input is, for errors.
-    pub(crate) fn describe(&self) -> &'static str {
-        match self {
-            BindingInput::Value(_) => "a value",
-            BindingInput::Bytes(_) => "raw bytes",
-            BindingInput::Typed(_) => "a typed value",
-            BindingInput::Block(_) => "a uniforms block",
-            BindingInput::Buffer(b) if b.record.is_some() => "a vgpu buffer",
-            BindingInput::Buffer(_) => "a wgpu buffer",
-            BindingInput::View(v) => v.what,
-            BindingInput::Sampler(_) => "a sampler",
-            BindingInput::Unusable(what) => what,
-        }
-    }
-
-    /// Values and blocks: the library owns the bytes.
-    pub(crate) fn is_library_owned(&self) -> bool {
-        matches!(
-            self,
-            BindingInput::Value(_)
-                | BindingInput::Bytes(_)
-                | BindingInput::Typed(_)
-                | BindingInput::Block(_)
-        )
-    }
-}
 
 /// The binding being assigned, for checks and errors.
 pub(crate) struct Assigned<'p> {
@@ -160,57 +62,61 @@ impl Assigned<'_> {
 }
 
 impl State {
-    /// `Draw::set` of a value: packed in place when the binding already holds a value (the
-    /// steady path), else the full path.
+    /// `Draw::set`, `Compute::set`: binding `name` of operation `key`, or the member `name` of
+    /// the one struct binding that has it. In place when the binding already holds a value of
+    /// a fixed size (the steady path), else the full assignment.
     #[inline]
-    pub(crate) fn set_value(
+    pub(crate) fn set_by_name(
         &mut self,
         key: OpKey,
         name: &str,
-        input: ValueInput<'_>,
+        input: BindingInput<'_>,
     ) -> Result<()> {
         let index = self
             .ops
             .get(key)
             .and_then(|op| op.program.binding_index(name));
         if let Some(index) = index {
-            if let Some(done) = self.set_value_in_place(key, index, input) {
+            if let Some(done) = self.set_in_place(key, index, &input) {
                 return done;
             }
         }
-        self.set_binding_full(key, name, input.into())
+        self.assign_by_name(key, name, input)
     }
 
-    /// `Binding::set`: binding `index` (resolved by name once) of operation `key`.
+    /// `Binding::set`, `TypedBinding::set`: binding `index` (resolved by name once) of operation
+    /// `key`. In place when it can be, else the full assignment.
     #[inline]
-    pub(crate) fn set_binding_at(
+    pub(crate) fn set_by_index(
         &mut self,
         key: OpKey,
         index: usize,
         input: BindingInput<'_>,
     ) -> Result<()> {
-        let value = match input {
-            BindingInput::Value(v) => Some(ValueInput::Value(v)),
-            BindingInput::Bytes(b) => Some(ValueInput::Bytes(b)),
-            BindingInput::Typed(t) => Some(ValueInput::Typed(t)),
-            _ => None,
-        };
-        if let Some(value) = value {
-            if let Some(done) = self.set_value_in_place(key, index, value) {
-                return done;
-            }
+        if let Some(done) = self.set_in_place(key, index, &input) {
+            return done;
         }
-        self.assign_at(key, index, input)
+        self.assign_by_index(key, index, input)
     }
 
-    /// The full path of [`set_binding_at`](Self::set_binding_at).
+    /// The full path of [`set_by_name`](Self::set_by_name): a binding by name, or a member by
+    /// shorthand.
     #[inline(never)]
-    pub(crate) fn assign_at(
-        &mut self,
-        key: OpKey,
-        index: usize,
-        input: BindingInput<'_>,
-    ) -> Result<()> {
+    fn assign_by_name(&mut self, key: OpKey, name: &str, input: BindingInput<'_>) -> Result<()> {
+        let Some(op) = self.ops.get(key) else {
+            return Ok(());
+        };
+        let program = op.program.clone();
+        let label = op.label.clone();
+        match program.binding_index(name) {
+            Some(index) => self.assign(key, index, &label, &program, input),
+            None => self.assign_member(key, name, &label, &program, input),
+        }
+    }
+
+    /// The full path of [`set_by_index`](Self::set_by_index).
+    #[inline(never)]
+    fn assign_by_index(&mut self, key: OpKey, index: usize, input: BindingInput<'_>) -> Result<()> {
         let Some(op) = self.ops.get(key) else {
             return Ok(());
         };
@@ -222,36 +128,8 @@ impl State {
         self.assign(key, index, &label, &program, input)
     }
 
-    /// `Draw::set`: one binding, by binding name or member shorthand.
-    pub(crate) fn set_binding(
-        &mut self,
-        key: OpKey,
-        name: &str,
-        input: BindingInput<'_>,
-    ) -> Result<()> {
-        match input {
-            BindingInput::Value(v) => self.set_value(key, name, ValueInput::Value(v)),
-            BindingInput::Bytes(p) => self.set_value(key, name, ValueInput::Bytes(p)),
-            BindingInput::Typed(t) => self.set_value(key, name, ValueInput::Typed(t)),
-            input => self.set_binding_full(key, name, input),
-        }
-    }
-
-    /// The full path of `set`: a binding by name, or a member by shorthand.
-    #[inline(never)]
-    fn set_binding_full(&mut self, key: OpKey, name: &str, input: BindingInput<'_>) -> Result<()> {
-        let Some(op) = self.ops.get(key) else {
-            return Ok(());
-        };
-        let program = op.program.clone();
-        let label = op.label.clone();
-        match program.binding_index(name) {
-            Some(i) => self.assign(key, i, &label, &program, input),
-            None => self.set_member(key, name, &label, &program, input),
-        }
-    }
-
-    /// Sets binding `index` of operation `key`.
+    /// The full assignment of binding `index` of operation `key`: checked against the binding
+    /// by the kind of `input`, then its new content installed.
     fn assign(
         &mut self,
         key: OpKey,
@@ -303,76 +181,6 @@ impl State {
         match &mut self.set_all_replaced {
             Some(replaced) => replaced.push((index, old)),
             None => self.release_content(old),
-        }
-    }
-
-    /// `Draw::set_all`: applies every binding in order; if one is rejected, puts back what each
-    /// held before and returns that error.
-    pub(crate) fn set_bindings_atomic(
-        &mut self,
-        key: OpKey,
-        inputs: &[(&str, BindingInput<'_>)],
-    ) -> Result<()> {
-        let Some(op) = self.ops.get(key) else {
-            return Ok(());
-        };
-        // The bytes of every value owner that existed before (restored on failure).
-        let mut saved_bytes: Vec<(OwnerKey, Vec<u8>)> = Vec::new();
-        for content in &op.contents {
-            if let BindingContent::Value { owner, .. } = content {
-                if let Some(b) = self.engine.bytes(*owner) {
-                    saved_bytes.push((*owner, b.to_vec()));
-                }
-            }
-        }
-        let saved_rev = op.bindings_rev;
-        let outer = self.set_all_replaced.replace(Vec::new());
-        let mut result = Ok(());
-        for (name, input) in inputs {
-            if let Err(e) = self.set_binding(key, name, input.clone()) {
-                result = Err(e);
-                break;
-            }
-        }
-        let replaced = std::mem::replace(&mut self.set_all_replaced, outer).unwrap_or_default();
-        match result {
-            Ok(()) => {
-                for (_, old) in replaced {
-                    self.release_content(old);
-                }
-            }
-            Err(_) => self.roll_back(key, replaced, saved_bytes, saved_rev),
-        }
-        result
-    }
-
-    /// Puts back the contents `set_all` replaced (latest first, so each binding ends with what
-    /// it held before) and the previous bytes of value owners, releasing what `set_all` created.
-    fn roll_back(
-        &mut self,
-        key: OpKey,
-        replaced: Vec<(usize, BindingContent)>,
-        bytes: Vec<(OwnerKey, Vec<u8>)>,
-        saved_rev: u64,
-    ) {
-        for (owner, b) in bytes {
-            let _ = self.engine.set_bytes(owner, &b);
-        }
-        let Some(op) = self.ops.get_mut(key) else {
-            return;
-        };
-        let mut created = Vec::new();
-        for (i, old) in replaced.into_iter().rev() {
-            created.push(std::mem::replace(&mut op.contents[i], old));
-        }
-        op.fast.unset = op.count_unset();
-        // Every binding holds what it held before `set_all` (nothing was recorded in between),
-        // so the binding revision is restored too: bundles recorded before stay valid (the
-        // group memos were forgotten and rebuild at the next record, from the bind-group cache).
-        op.bindings_rev = saved_rev;
-        op.rebuild_group_values();
-        for content in created {
-            self.release_content(content);
         }
     }
 }

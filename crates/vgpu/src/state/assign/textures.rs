@@ -1,11 +1,13 @@
 //! Texture views and samplers: format, sample type, multisampling and usage checked against the
 //! binding at `set`; samplers checked for comparison and filtering.
 
-use vgpu_core::reflect::BindingKind;
+use vgpu_core::BindingKind;
 
-use super::{Assigned, SamplerInput, ViewInput, ViewOwner, resource_content};
+use super::{Assigned, resource_content};
+use crate::descriptors::SamplerDesc;
 use crate::error::{BindingError, Result};
 use crate::state::State;
+use crate::state::binding_input::{SamplerInput, ViewInput, ViewOwner};
 use crate::state::operation::BindingContent;
 use crate::state::resources::HeldResource;
 
@@ -134,7 +136,7 @@ impl State {
                         kind.describe(),
                         format!(
                             "a {format:?} texture (texel format {}); declare the binding with that format or give a {want:?} texture",
-                            vgpu_core::reflect::wgsl_texel_format(format)
+                            vgpu_core::wgsl_texel_format(format)
                         ),
                     ));
                 }
@@ -162,7 +164,7 @@ fn texture_mismatch(
     else {
         return format!("a {format:?} texture");
     };
-    let binds_as = vgpu_core::reflect::wgsl_texture_type(actual, view_dimension, multisampled);
+    let binds_as = vgpu_core::wgsl_texture_type(actual, view_dimension, multisampled);
     match (sample_type, actual) {
         (
             wgpu::TextureSampleType::Float { filterable: true },
@@ -188,7 +190,7 @@ fn texture_mismatch(
 
 /// What sampler `d` is in WGSL, and how to fix its binding to a sampler of type `ty`.
 #[cold]
-fn sampler_mismatch(ty: wgpu::SamplerBindingType, d: &crate::SamplerDesc) -> String {
+fn sampler_mismatch(ty: wgpu::SamplerBindingType, d: &SamplerDesc) -> String {
     let filters = format!("filters {:?}/{:?}", d.mag_filter, d.min_filter);
     match (ty, d.compare) {
         (wgpu::SamplerBindingType::Comparison, None) => format!(

@@ -2,18 +2,20 @@
 //! held by an owner of the capture engine (one per binding). A partial struct merges onto the
 //! previous full value; a value for a runtime-sized array replaces the whole array (the storage
 //! buffer and its bind group follow the new length).
+//!
+//! The in-place write both entry points try first ([`State::set_in_place`]: a value of a fixed
+//! size for a binding that already holds one), the full assignment of a value
+//! ([`State::assign_value`]), and the writes of a `TypedBinding` through the owner it keeps.
 
-use vgpu_core::PackContext;
-use vgpu_core::WritePlan;
-use vgpu_core::value::Value;
+use vgpu_core::{PackContext, Value, WritePlan};
 use vgpu_uniforms::OwnerKey;
 
-use super::{Assigned, BindingInput, ValueInput, value_space};
+use super::{Assigned, value_space};
 use crate::error::{BindingError, Result};
 use crate::state::State;
+use crate::state::binding_input::BindingInput;
 use crate::state::operation::{BindingContent, OpKey};
-use crate::state::program::Program;
-use crate::typed::{CheckedType, TypedRef};
+use crate::typed_ref::{CheckedType, TypedRef};
 
 /// A value input that goes through the binding's write plan.
 enum Untyped<'v> {
@@ -22,82 +24,22 @@ enum Untyped<'v> {
 }
 
 impl State {
-    /// Fast path of a typed `set`: a value of the Rust type already checked against binding `i`
-    /// of operation `key` (which holds its library-owned value, then of fixed size): every byte
-    /// written straight into the engine's scratch and compared with the owner's, no plan, no
-    /// tree. `None` (another type, or no value yet): the full path must run (once).
+    /// The in-place write of both entry points: a new value for a binding already holding a
+    /// library-owned value of a fixed-size type. Packs straight into the engine's scratch bytes;
+    /// no handle clones, no allocation. `None` (not a value, or no value of a fixed size there
+    /// yet): the full path must run.
     #[inline]
-    pub(crate) fn set_typed_in_place(
+    pub(super) fn set_in_place(
         &mut self,
         key: OpKey,
         i: usize,
-        value: TypedRef<'_>,
+        input: &BindingInput<'_>,
     ) -> Option<Result<()>> {
-        let State { ops, engine, .. } = self;
-        let op = ops.get(key)?;
-        let BindingContent::Value { owner, typed } = *op.contents.get(i)? else {
-            return None;
-        };
-        if !typed.holds(&value) {
-            return None;
-        }
-        if let Some(bytes) = value.plain() {
-            return engine.set_bytes_if_set(owner, bytes).map(|_| Ok(()));
-        }
-        Some(
-            engine
-                .overwrite(owner, |bytes| {
-                    value.write(bytes);
-                    Ok::<(), crate::error::Error>(())
-                })
-                .map(|_| ()),
-        )
-    }
-
-    /// The value owner binding `i` of operation `key` holds, if it holds one (a
-    /// [`TypedBinding`](crate::TypedBinding) keeps it to write without looking up the operation).
-    pub(crate) fn value_owner(&self, key: OpKey, i: usize) -> Option<OwnerKey> {
-        match self.ops.get(key)?.contents.get(i)? {
-            BindingContent::Value { owner, .. } => Some(*owner),
-            _ => None,
-        }
-    }
-
-    /// Writes a typed value of a type already checked against the binding whose value `owner`
-    /// is: `None`, with nothing done, when that owner is gone (the binding was given something
-    /// else) or holds no bytes yet. An owner belongs to one binding of one operation for its
-    /// whole life, and its key is never reused.
-    #[inline]
-    pub(crate) fn write_typed_owner(
-        &mut self,
-        owner: OwnerKey,
-        write: impl FnOnce(&mut [u8]),
-    ) -> Option<()> {
-        self.engine.overwrite_if_set(owner, write).map(|_| ())
-    }
-
-    /// [`write_typed_owner`](Self::write_typed_owner) for a plain type (see
-    /// [`Plainness`](crate::typed::Plainness)): the value's bytes as they lie, compared and
-    /// copied without a scratch copy. Releases nothing.
-    #[inline(always)]
-    pub(crate) fn write_plain_owner(&mut self, owner: OwnerKey, bytes: &[u8]) -> Option<()> {
-        self.engine.set_bytes_if_set(owner, bytes).map(|_| ())
-    }
-
-    /// Fast path of `set`: a new value for a binding already holding a library-owned value of a
-    /// fixed-size type. Packs straight into the engine's scratch bytes; no handle clones, no
-    /// allocation. `None`: the full path must run.
-    #[inline]
-    pub(super) fn set_value_in_place(
-        &mut self,
-        key: OpKey,
-        i: usize,
-        input: ValueInput<'_>,
-    ) -> Option<Result<()>> {
-        let value = match input {
-            ValueInput::Typed(value) => return self.set_typed_in_place(key, i, value),
-            ValueInput::Value(v) => Untyped::Value(v),
-            ValueInput::Bytes(bytes) => Untyped::Bytes(bytes),
+        let value = match *input {
+            BindingInput::Typed(value) => return self.set_typed_in_place(key, i, value),
+            BindingInput::Value(v) => Untyped::Value(v),
+            BindingInput::Bytes(bytes) => Untyped::Bytes(bytes),
+            _ => return None,
         };
         let State { ops, engine, .. } = self;
         let op = ops.get(key)?;
@@ -146,6 +88,68 @@ impl State {
                         .map_err(crate::error::Error::from)
                 }),
         })
+    }
+
+    /// Fast path of a typed `set`: a value of the Rust type already checked against binding `i`
+    /// of operation `key` (which holds its library-owned value, then of fixed size): every byte
+    /// written straight into the engine's scratch and compared with the owner's, no plan, no
+    /// tree. `None` (another type, or no value yet): the full path must run (once).
+    #[inline]
+    fn set_typed_in_place(
+        &mut self,
+        key: OpKey,
+        i: usize,
+        value: TypedRef<'_>,
+    ) -> Option<Result<()>> {
+        let State { ops, engine, .. } = self;
+        let op = ops.get(key)?;
+        let BindingContent::Value { owner, typed } = *op.contents.get(i)? else {
+            return None;
+        };
+        if !typed.holds(&value) {
+            return None;
+        }
+        if let Some(bytes) = value.plain() {
+            return engine.replace_bytes(owner, bytes).map(|_| Ok(()));
+        }
+        Some(
+            engine
+                .overwrite(owner, |bytes| {
+                    value.write(bytes);
+                    Ok::<(), crate::error::Error>(())
+                })
+                .map(|_| ()),
+        )
+    }
+
+    /// The value owner binding `i` of operation `key` holds, if it holds one (a
+    /// [`TypedBinding`](crate::TypedBinding) keeps it to write without looking up the operation).
+    pub(crate) fn value_owner(&self, key: OpKey, i: usize) -> Option<OwnerKey> {
+        match self.ops.get(key)?.contents.get(i)? {
+            BindingContent::Value { owner, .. } => Some(*owner),
+            _ => None,
+        }
+    }
+
+    /// Writes a typed value of a type already checked against the binding whose value `owner`
+    /// is: `None`, with nothing done, when that owner is gone (the binding was given something
+    /// else) or holds no bytes yet. An owner belongs to one binding of one operation for its
+    /// whole life, and its key is never reused.
+    #[inline]
+    pub(crate) fn write_typed_owner(
+        &mut self,
+        owner: OwnerKey,
+        write: impl FnOnce(&mut [u8]),
+    ) -> Option<()> {
+        self.engine.replace_with(owner, write).map(|_| ())
+    }
+
+    /// [`write_typed_owner`](Self::write_typed_owner) for a plain type (see
+    /// [`MemoryIsWgsl`](crate::typed::MemoryIsWgsl)): the value's bytes as they lie, compared and
+    /// copied without a scratch copy. Releases nothing.
+    #[inline(always)]
+    pub(crate) fn write_plain_owner(&mut self, owner: OwnerKey, bytes: &[u8]) -> Option<()> {
+        self.engine.replace_bytes(owner, bytes).map(|_| ())
     }
 
     /// A value or typed bytes for binding `t`: packs into its owner (created on the first
@@ -325,136 +329,5 @@ impl State {
         }
         self.engine.set_bytes(owner, &bytes)?;
         Ok(())
-    }
-
-    /// Member shorthand: `set("color", …)` sets member `color` of the one struct binding that
-    /// has it.
-    pub(super) fn set_member(
-        &mut self,
-        key: OpKey,
-        name: &str,
-        label: &str,
-        program: &Program,
-        input: BindingInput<'_>,
-    ) -> Result<()> {
-        let refl = &program.shader.core;
-        let member = refl.resolve_member(name, label)?;
-        let Some(i) = program
-            .bindings
-            .iter()
-            .position(|b| b.info == member.binding_index)
-        else {
-            return Err(vgpu_core::SetError::BindingUnknown {
-                label: label.into(),
-                name: name.into(),
-                available: program
-                    .bindings
-                    .iter()
-                    .map(|b| Box::<str>::from(&*b.name))
-                    .collect(),
-                hint: Some(
-                    format!(
-                        "`{name}` is a member of `{}`, which these entry points do not use",
-                        member.binding.name
-                    )
-                    .into(),
-                ),
-            }
-            .into());
-        };
-        let cx = PackContext::new(label, &member.binding.name);
-        if let BindingInput::Typed(value) = input {
-            return self.set_typed_member(key, i, &member, value, &cx);
-        }
-        let BindingInput::Value(field) = input else {
-            return Err(BindingError::Kind {
-                label: label.to_owned(),
-                binding: format!("{}.{name}", member.binding.name),
-                expected: "a value for a struct member".to_owned(),
-                actual: input.describe().to_owned(),
-            }
-            .into());
-        };
-        // A value already set: pack just the member in place (no partial value built).
-        let owner = match self.ops.get(key).map(|op| &op.contents[i]) {
-            Some(BindingContent::Value { owner, .. })
-                if self.engine.revision(*owner).unwrap_or(0) > 0 =>
-            {
-                Some(*owner)
-            }
-            _ => None,
-        };
-        let runtime_tail = member.binding.plan.as_deref().is_some_and(|p| {
-            p.runtime_array().is_some() && p.layout().members().len() == member.member_index + 1
-        });
-        if let (Some(owner), Some(plan), false) =
-            (owner, member.binding.plan.as_deref(), runtime_tail)
-        {
-            return self
-                .engine
-                .update(owner, |bytes| {
-                    plan.pack_member(member.member_index, field, bytes, &cx)
-                        .map(|_| ())
-                        .map_err(crate::error::Error::from)
-                })
-                .map(|_| ());
-        }
-        let member_name: vgpu_core::FieldName = member.member.name.to_string().into();
-        let partial = Value::Struct(vec![(member_name, field.clone())]);
-        self.assign(key, i, label, program, BindingInput::Value(&partial))
-    }
-
-    /// Member shorthand with a typed value: checked against the member's type (each time: the
-    /// cache is per binding), written over the member's bytes of the value already set.
-    fn set_typed_member(
-        &mut self,
-        key: OpKey,
-        index: usize,
-        member: &vgpu_core::MemberRef<'_>,
-        value: TypedRef<'_>,
-        cx: &PackContext<'_>,
-    ) -> Result<()> {
-        let m = member.member;
-        let member_cx = PackContext::new(cx.label, &m.name);
-        value
-            .shape()
-            .check(&m.layout, value.rust_type(), &member_cx)?;
-        let owner = match self.ops.get(key).map(|op| &op.contents[index]) {
-            Some(BindingContent::Value { owner, .. })
-                if self.engine.revision(*owner).unwrap_or(0) > 0 =>
-            {
-                *owner
-            }
-            _ => {
-                return Err(BindingError::Kind {
-                    label: cx.label.to_owned(),
-                    binding: format!("{}.{}", member.binding.name, m.name),
-                    expected: format!(
-                        "a value for the whole binding `{}` first (a typed member value is \
-                         written over the member of the value already set)",
-                        member.binding.name
-                    ),
-                    actual: "a typed value for one member".to_owned(),
-                }
-                .into());
-            }
-        };
-        let (start, size) = (m.offset as usize, value.size());
-        self.engine
-            .update(owner, |bytes| match bytes.get_mut(start..start + size) {
-                Some(dst) => {
-                    value.write(dst);
-                    Ok(())
-                }
-                None => Err(crate::error::Error::from(
-                    vgpu_core::SetError::DestinationSize {
-                        label: cx.label.into(),
-                        binding: cx.binding.into(),
-                        expected: (start + size) as u64,
-                        actual: bytes.len() as u64,
-                    },
-                )),
-            })
-            .map(|_| ())
     }
 }

@@ -2,119 +2,23 @@
 //! uniforms blocks. A handle is an `Arc` of its record; the state keeps a record alive while a
 //! binding uses it ([`HeldResource`]). Each record carries its `Gpu`'s id.
 //!
-//! Two records reach back into the state when they die: a buffer (its registry keys are
-//! destroyed, evicting exactly the bind groups that used it) and a uniforms block (its owner is
-//! removed). The state never drops them while borrowed (see `lock.rs`).
+//! Two records reach back into the state when they die: a buffer (`buffer.rs`: its registry keys
+//! are destroyed, evicting exactly the bind groups that used it) and a uniforms block (its owner
+//! is removed). The state never drops them while borrowed (see `lock.rs`).
 
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex, OnceLock, PoisonError, Weak};
+mod buffer;
 
-use smallvec::SmallVec;
-use vgpu_bind::ResourceKey;
+use std::sync::atomic::Ordering;
+use std::sync::{Arc, OnceLock, Weak};
+
 use vgpu_core::GpuContext;
 use vgpu_uniforms::OwnerKey;
 
 use super::lock::SharedState;
 use crate::descriptors::{GpuId, SamplerDesc, TargetSignature};
-use crate::error::{BufferError, Result};
+use crate::error::Result;
 
-/// A user buffer.
-#[derive(Debug)]
-pub(crate) struct BufferRecord {
-    pub(crate) buffer: wgpu::Buffer,
-    /// Unique for the process's lifetime (never reused, unlike the `Arc`'s address): redundant
-    /// vertex/index buffer sets compare it.
-    pub(crate) id: u64,
-    pub(crate) label: String,
-    pub(crate) gpu: GpuId,
-    pub(crate) destroyed: AtomicBool,
-    pub(crate) ctx: Arc<GpuContext>,
-    pub(crate) shared: Weak<SharedState>,
-    /// Registry keys this buffer (or ranges of it) is bound under.
-    registered: Mutex<SmallVec<[ResourceKey; 2]>>,
-}
-
-impl BufferRecord {
-    pub(crate) fn new(
-        buffer: wgpu::Buffer,
-        label: &str,
-        ctx: Arc<GpuContext>,
-        shared: &Arc<SharedState>,
-    ) -> BufferRecord {
-        /// Source of buffer ids (0 means "none bound" in redundant-bind checks).
-        static NEXT_BUFFER_ID: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
-        BufferRecord {
-            buffer,
-            id: NEXT_BUFFER_ID.fetch_add(1, Ordering::Relaxed),
-            label: label.to_owned(),
-            gpu: shared.id,
-            destroyed: AtomicBool::new(false),
-            ctx,
-            shared: Arc::downgrade(shared),
-            registered: Mutex::new(SmallVec::new()),
-        }
-    }
-
-    /// True once the buffer was destroyed.
-    pub(crate) fn is_destroyed(&self) -> bool {
-        self.destroyed.load(Ordering::Acquire)
-    }
-
-    /// `VGPU-BUFFER-DESTROYED` once destroyed.
-    pub(crate) fn check_live(&self) -> Result<(), BufferError> {
-        if self.is_destroyed() {
-            return Err(BufferError::Destroyed {
-                label: self.label.clone(),
-            });
-        }
-        Ok(())
-    }
-
-    /// Remembers a registry key so destroying the buffer evicts its bind groups.
-    pub(crate) fn note_registered(&self, key: ResourceKey) {
-        let mut keys = self
-            .registered
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner);
-        if !keys.contains(&key) {
-            keys.push(key);
-        }
-    }
-
-    /// Destroys the GPU buffer (once) and its registry keys.
-    pub(crate) fn destroy(&self) {
-        if !self.destroyed.swap(true, Ordering::AcqRel) {
-            self.unregister();
-            self.buffer.destroy();
-        }
-    }
-
-    /// Destroys the registry keys of this buffer: exactly the bind groups using it are evicted.
-    fn unregister(&self) {
-        let keys = std::mem::take(
-            &mut *self
-                .registered
-                .lock()
-                .unwrap_or_else(PoisonError::into_inner),
-        );
-        if keys.is_empty() {
-            return;
-        }
-        if let Some(shared) = self.shared.upgrade() {
-            shared.with(|st| {
-                for k in keys {
-                    st.destroy_bound_resource(k);
-                }
-            });
-        }
-    }
-}
-
-impl Drop for BufferRecord {
-    fn drop(&mut self) {
-        self.unregister();
-    }
-}
+pub(crate) use buffer::BufferRecord;
 
 /// A sampled (or storage) 2D texture and its default view.
 #[derive(Debug)]
@@ -150,7 +54,7 @@ pub(crate) struct SamplerRecord {
 pub(crate) struct ShaderRecord {
     /// Never reused: programs are cached under it.
     pub(crate) id: u64,
-    pub(crate) core: vgpu_core::shader::Shader,
+    pub(crate) core: vgpu_core::Shader,
     pub(crate) gpu: GpuId,
     module: OnceLock<wgpu::ShaderModule>,
 }
@@ -164,7 +68,7 @@ impl std::fmt::Debug for ShaderRecord {
 }
 
 impl ShaderRecord {
-    pub(crate) fn new(core: vgpu_core::shader::Shader, gpu: GpuId) -> ShaderRecord {
+    pub(crate) fn new(core: vgpu_core::Shader, gpu: GpuId) -> ShaderRecord {
         static NEXT_SHADER_ID: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
         ShaderRecord {
             id: NEXT_SHADER_ID.fetch_add(1, Ordering::Relaxed),
