@@ -19,9 +19,10 @@
 
 use std::cell::Cell;
 
+use vgpu::low_level::UncapturedError;
 use vgpu::{
     Buffer, BufferDesc, Draw, DrawDesc, Gpu, GpuOptions, SharedUniforms, StatsSnapshot, Target,
-    TypedBinding, UncapturedError, Value, value,
+    TypedBinding, Value, value,
 };
 
 use crate::capture::{

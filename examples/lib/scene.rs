@@ -25,7 +25,7 @@
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use vgpu::{
-    Bind, Buffer, DepthState, Draw, DrawDesc, Frame, FrameReport, Gpu, IndexBuffer, PassDesc,
+    BindingArg, Buffer, DepthState, Draw, DrawDesc, Frame, FrameReport, Gpu, IndexBuffer, PassDesc,
     PassTarget, Result, SamplerDesc, SharedUniforms, Target, TargetDesc, Uniform, Value,
     VertexBuffer, value,
 };
@@ -452,12 +452,12 @@ impl Scene {
                 },
             )?;
             lit.set_all([
-                ("camera", Bind::Shared(&camera)),
-                ("object", Bind::from(&value)),
-                ("lights", Bind::Shared(&lights_block)),
-                ("shadow_map_1", Bind::TargetDepth(&shadow_maps[0])),
-                ("shadow_map_2", Bind::TargetDepth(&shadow_maps[1])),
-                ("shadow_sampler", Bind::Sampler(&shadow_sampler)),
+                ("camera", BindingArg::Shared(&camera)),
+                ("object", BindingArg::from(&value)),
+                ("lights", BindingArg::Shared(&lights_block)),
+                ("shadow_map_1", BindingArg::TargetDepth(&shadow_maps[0])),
+                ("shadow_map_2", BindingArg::TargetDepth(&shadow_maps[1])),
+                ("shadow_sampler", BindingArg::Sampler(&shadow_sampler)),
             ])?;
             objects.push(Object {
                 kind,

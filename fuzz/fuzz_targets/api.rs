@@ -16,7 +16,7 @@
 use arbitrary::{Arbitrary, Unstructured};
 use libfuzzer_sys::fuzz_target;
 use vgpu::{
-    Bind, Buffer, BufferDesc, Bundle, Compute, ComputeDesc, Draw, DrawDesc, DrawRange, Gpu,
+    BindingArg, Buffer, BufferDesc, Bundle, Compute, ComputeDesc, Draw, DrawDesc, DrawRange, Gpu,
     PassDesc, Shader, SharedUniforms, Target, TargetDesc, Uniform, Value, value, wgpu,
 };
 use vgpu_fuzz::{FValue, check_err, fresh_gpu, ok_or_coded, printing};
@@ -411,9 +411,9 @@ fn name(i: u8) -> &'static str {
 
 impl Objs {
     /// What `val` binds as, borrowing the block or buffer it names (`None` if there is none).
-    fn bind<'a>(&'a self, val: &'a Val) -> Option<Bind<'a>> {
+    fn bind<'a>(&'a self, val: &'a Val) -> Option<BindingArg<'a>> {
         if let Some(v) = val.value() {
-            return Some(Bind::Value(v));
+            return Some(BindingArg::Value(v));
         }
         const SIZES: [usize; 4] = [112, 80, 32, 16];
         static ZEROS: [u8; 112] = [0; 112];
@@ -421,25 +421,25 @@ impl Objs {
             Val::ObjectT(t) => t.into(),
             Val::CameraT(t) => t.into(),
             Val::ParamsT(t) => t.into(),
-            Val::Bytes(b) => Bind::Bytes(b),
-            Val::SizedBytes(i) => Bind::Bytes(&ZEROS[..SIZES[*i as usize % 4]]),
-            Val::Block(i) => Bind::Shared(pick(&self.blocks, *i)?),
+            Val::Bytes(b) => BindingArg::Bytes(b),
+            Val::SizedBytes(i) => BindingArg::Bytes(&ZEROS[..SIZES[*i as usize % 4]]),
+            Val::Block(i) => BindingArg::Shared(pick(&self.blocks, *i)?),
             Val::Buffer {
                 buffer,
                 offset,
                 size,
-            } => Bind::BufferRange(
+            } => BindingArg::BufferRange(
                 pick(&self.buffers, *buffer)?,
                 u64::from(*offset) * 4,
                 size.and_then(|s| wgpu::BufferSize::new(u64::from(s) * 4)),
             ),
-            Val::Texture(i) => Bind::Texture(pick(&self.textures, *i)?),
+            Val::Texture(i) => BindingArg::Texture(pick(&self.textures, *i)?),
             Val::TargetView { target, depth } => {
                 let t = pick(&self.targets, *target)?;
                 if *depth {
-                    Bind::TargetDepth(t)
+                    BindingArg::TargetDepth(t)
                 } else {
-                    Bind::TargetColor(t)
+                    BindingArg::TargetColor(t)
                 }
             }
             Val::Sampler {
@@ -449,7 +449,7 @@ impl Objs {
             } => {
                 let i =
                     usize::from(*nearest) | usize::from(*compare) << 1 | usize::from(*repeat) << 2;
-                Bind::Sampler(self.samplers.get(i)?.as_ref()?)
+                BindingArg::Sampler(self.samplers.get(i)?.as_ref()?)
             }
             _ => return None,
         })
@@ -641,7 +641,7 @@ impl World {
                 let Some(d) = pick(&objs.draws, *draw) else {
                     return;
                 };
-                let binds: Vec<(&str, Bind<'_>)> = sets
+                let binds: Vec<(&str, BindingArg<'_>)> = sets
                     .iter()
                     .take(6)
                     .filter_map(|(n, v)| Some((name(*n), objs.bind(v)?)))
@@ -1031,28 +1031,34 @@ fn init_draw(gpu: &Gpu, objs: &mut Objs, draw: &Draw, kind: usize, init: &Init) 
         [0.0; 4],
     ];
     let camera = |time: f32| value! { view_proj: m, eye: [0.0f32; 3], time: time };
-    let set = |name: &str, b: Bind<'_>| {
+    let set = |name: &str, b: BindingArg<'_>| {
         ok_or_coded("initial set", &draw.set(name, b));
     };
     match init {
         Init::Nothing => {}
         Init::Values { color, time } => match kind {
             0 => {
-                set("object", Bind::Value(value! { world: m, color: *color }));
-                set("camera", Bind::Value(camera(*time)));
+                set(
+                    "object",
+                    BindingArg::Value(value! { world: m, color: *color }),
+                );
+                set("camera", BindingArg::Value(camera(*time)));
             }
             1 => {
                 set(
                     "params",
-                    Bind::Value(value! { tint: *color, scale: *time, count: 1u32 }),
+                    BindingArg::Value(value! { tint: *color, scale: *time, count: 1u32 }),
                 );
-                set("data", Bind::Value(Value::from(vec![*color; 2])));
-                set("camera", Bind::Value(camera(*time)));
+                set("data", BindingArg::Value(Value::from(vec![*color; 2])));
+                set("camera", BindingArg::Value(camera(*time)));
             }
-            2 => set("camera", Bind::Value(value! { view_proj: m, eye: *color })),
+            2 => set(
+                "camera",
+                BindingArg::Value(value! { view_proj: m, eye: *color }),
+            ),
             _ => {
                 init_texture(gpu, objs, draw);
-                set("camera", Bind::Value(camera(*time)));
+                set("camera", BindingArg::Value(camera(*time)));
             }
         },
         Init::Typed {
@@ -1066,12 +1072,12 @@ fn init_draw(gpu: &Gpu, objs: &mut Objs, draw: &Draw, kind: usize, init: &Init) 
             }
             1 => {
                 set("params", params.into());
-                set("data", Bind::Bytes(&[0u8; 32]));
+                set("data", BindingArg::Bytes(&[0u8; 32]));
                 set("camera", cam.into());
             }
             2 => set(
                 "camera",
-                Bind::Value(value! { view_proj: m, eye: [0.0f32; 4] }),
+                BindingArg::Value(value! { view_proj: m, eye: [0.0f32; 4] }),
             ),
             _ => {
                 init_texture(gpu, objs, draw);
@@ -1088,25 +1094,25 @@ fn init_draw(gpu: &Gpu, objs: &mut Objs, draw: &Draw, kind: usize, init: &Init) 
             match kind {
                 0 => set(
                     "object",
-                    Bind::Value(value! { world: m, color: [1.0f32; 4] }),
+                    BindingArg::Value(value! { world: m, color: [1.0f32; 4] }),
                 ),
                 1 => {
                     set(
                         "params",
-                        Bind::Value(value! { tint: [1.0f32; 4], scale: 1.0f32, count: 0u32 }),
+                        BindingArg::Value(value! { tint: [1.0f32; 4], scale: 1.0f32, count: 0u32 }),
                     );
                     let buffer = objs.buffers.iter().find(|b| {
                         b.usage().contains(wgpu::BufferUsages::STORAGE) && b.size() >= 16
                     });
                     match buffer {
-                        Some(buf) if *data_buffer => set("data", Bind::Buffer(buf)),
-                        _ => set("data", Bind::Value(Value::from(vec![[0.5f32; 4]; 3]))),
+                        Some(buf) if *data_buffer => set("data", BindingArg::Buffer(buf)),
+                        _ => set("data", BindingArg::Value(Value::from(vec![[0.5f32; 4]; 3]))),
                     }
                 }
                 3 => init_texture(gpu, objs, draw),
                 _ => {}
             }
-            set("camera", Bind::Shared(&b));
+            set("camera", BindingArg::Shared(&b));
         }
     }
 }

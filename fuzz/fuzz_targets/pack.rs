@@ -13,7 +13,7 @@
 
 use arbitrary::Unstructured;
 use libfuzzer_sys::fuzz_target;
-use vgpu_core::layout::{LayoutKind, TypeLayout};
+use vgpu_core::{LayoutKind, TypeLayout};
 use vgpu_core::{ErrorCode, PackContext, Shader, Value, WritePlan};
 use vgpu_fuzz::oracle::{self, Leaf};
 use vgpu_fuzz::{FValue, check_code, printing, wgsl};

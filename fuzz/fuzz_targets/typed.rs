@@ -19,7 +19,7 @@
 
 use arbitrary::{Arbitrary, Unstructured};
 use libfuzzer_sys::fuzz_target;
-use vgpu::{Bind, Draw, DrawDesc, Gpu, SharedUniforms, Target, Uniform, Value, value};
+use vgpu::{BindingArg, Draw, DrawDesc, Gpu, SharedUniforms, Target, Uniform, Value, value};
 
 /// `draw.typed_binding::<T>(name)`, then the handle's `set` and a batch's `set_typed` (the first
 /// takes the full path, the second the handle's kept owner), in the order `batch_first` says.
@@ -122,7 +122,7 @@ enum Typed {
 }
 
 impl Typed {
-    fn bind(&self) -> Bind<'_> {
+    fn bind(&self) -> BindingArg<'_> {
         match self {
             Typed::Object(v) => v.into(),
             Typed::Lights(v) => v.into(),
@@ -138,7 +138,7 @@ impl Typed {
     }
     fn value_arg(&self) -> vgpu::ValueArg<'_> {
         match self.bind() {
-            Bind::Typed(t) => vgpu::ValueArg::Typed(t),
+            BindingArg::Typed(t) => vgpu::ValueArg::Typed(t),
             _ => unreachable!(),
         }
     }
@@ -367,7 +367,7 @@ fn sized(seed: u64, len: usize) -> Vec<u8> {
 }
 
 impl World {
-    fn layout(&self, binding: usize) -> std::sync::Arc<vgpu::TypeLayout> {
+    fn layout(&self, binding: usize) -> std::sync::Arc<vgpu::low_level::TypeLayout> {
         let info = self
             .shader
             .reflection()
@@ -455,7 +455,7 @@ impl World {
                 }
                 let r = self
                     .values
-                    .set_all(bufs.iter().map(|(n, b)| (*n, Bind::Bytes(b))));
+                    .set_all(bufs.iter().map(|(n, b)| (*n, BindingArg::Bytes(b))));
                 match (&r, all_ok) {
                     (Ok(()), Some(false)) => {
                         panic!("set_all accepted a byte string of a wrong size")
@@ -621,7 +621,7 @@ impl World {
             .expect("binding");
         let plan = info.plan.as_ref().expect("plan");
         let mut packed = vec![0xCC; plan.size()];
-        let cx = vgpu::PackContext::new("typed", BINDINGS[b]);
+        let cx = vgpu::low_level::PackContext::new("typed", BINDINGS[b]);
         if let Err(e) = plan.pack(&v, &mut packed, &cx) {
             panic!("the packer refused {value:?}: {e}");
         }

@@ -77,10 +77,10 @@ pub fn ok_or_coded<T>(what: &str, r: &vgpu::Result<T>) -> bool {
 pub static NAGA_PANICS: AtomicU64 = AtomicU64::new(0);
 
 /// libFuzzer's panic hook aborts on every panic, even one caught later. vgpu runs naga on a
-/// thread named `vgpu-naga` under `catch_unwind` (crates/vgpu-core/src/shader.rs) and returns
-/// `VGPU-SHADER-INTERNAL`: such a panic is a naga bug that vgpu contains, so it is logged (with
-/// naga's message and location) and counted instead of aborting. Every other panic still aborts
-/// (a finding). `VGPU_FUZZ_NAGA_PANICS=abort` makes naga panics findings too.
+/// thread named `vgpu-naga` under `catch_unwind` (crates/vgpu-core/src/shader/parse.rs) and
+/// returns `VGPU-SHADER-INTERNAL`: such a panic is a naga bug that vgpu contains, so it is logged
+/// (with naga's message and location) and counted instead of aborting. Every other panic still
+/// aborts (a finding). `VGPU_FUZZ_NAGA_PANICS=abort` makes naga panics findings too.
 fn contain_naga_panics() {
     static ONCE: Once = Once::new();
     ONCE.call_once(|| {

@@ -1,5 +1,5 @@
 //! An independent model of strict packing, written from vgpu-core's documented rules (value.rs,
-//! plan.rs docs) and the reflected [`TypeLayout`] alone: which values a type accepts, and which
+//! plan/ docs) and the reflected [`TypeLayout`] alone: which values a type accepts, and which
 //! bytes each accepted value puts where. The `pack` target compares `WritePlan` with it both
 //! ways: an accepted value must be one the model accepts, a value the model accepts must be
 //! packed, and the bytes must decode back to the value.
@@ -13,12 +13,12 @@
 //!   leaves are all numbers (fixed-size elements), one flat run of `len × components`
 //!   (runtime-sized: a whole number of elements);
 //! - a struct takes a `Struct` naming each member once (any order; all of them unless partial);
-//! - each number converts per the rules of `convert` in plan.rs: exact integers, floats in range,
-//!   integers exactly representable in float targets.
+//! - each number converts per the rules of `convert` in plan/convert.rs: exact integers, floats
+//!   in range, integers exactly representable in float targets.
 
 use arbitrary::{Result as AResult, Unstructured};
 use vgpu_core::Value;
-use vgpu_core::layout::{LayoutKind, ScalarType, TypeLayout};
+use vgpu_core::{LayoutKind, ScalarType, TypeLayout};
 
 /// One source number.
 #[derive(Clone, Copy, Debug)]

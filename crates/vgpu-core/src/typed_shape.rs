@@ -10,7 +10,7 @@
 
 use std::fmt::Write as _;
 
-use crate::layout::{LayoutKind, ScalarType, TypeLayout};
+use crate::layout::{LayoutKind, MemberLayout, ScalarType, TypeLayout};
 use crate::set_error::{PackContext, SetError, TypedLayoutError, TypedMismatch, did_you_mean};
 
 /// The WGSL layout a Rust type is written in (see the module doc).
@@ -159,6 +159,7 @@ impl RustShape {
         }
     }
 
+    /// The first difference between this shape and `wgsl` (depth first), at `path`.
     fn walk(&self, wgsl: &TypeLayout, rust_type: &str, path: &str, depth: usize) -> Option<Found> {
         let type_diff = |path: &str| Found {
             path: path.to_owned(),
@@ -205,11 +206,7 @@ impl RustShape {
                     length: Some(n),
                     ..
                 },
-            ) => {
-                let column_ok = matches!(element.kind,
-                    LayoutKind::Vector { scalar: s, components: c } if s == *scalar && c == *rows);
-                (!column_ok || *n != u32::from(*columns)).then(|| type_diff(path))
-            }
+            ) => (!matrix_is_array(*scalar, *columns, *rows, element, *n)).then(|| type_diff(path)),
             (
                 RustShape::Array {
                     element, length, ..
@@ -228,21 +225,8 @@ impl RustShape {
                     rows,
                     ..
                 },
-            ) => {
-                let column_ok = match element {
-                    RustShape::Array {
-                        element: e,
-                        length: l,
-                        ..
-                    } => e.as_vector_scalar(*l) == Some(*scalar) && *l == usize::from(*rows),
-                    RustShape::Vector {
-                        scalar: s,
-                        components,
-                    } => s == scalar && components == rows,
-                    _ => false,
-                };
-                (!column_ok || *length != usize::from(*columns)).then(|| type_diff(path))
-            }
+            ) => (!array_is_matrix(element, *length, *scalar, *columns, *rows))
+                .then(|| type_diff(path)),
             (
                 RustShape::Array {
                     element,
@@ -259,15 +243,14 @@ impl RustShape {
                     return Some(type_diff(path));
                 }
                 let inner = element.walk(e, &element.wgsl_name(), &format!("{path}[i]"), depth + 1);
-                if inner.is_some() {
-                    return inner;
-                }
-                (*stride != *s as usize).then(|| Found {
-                    path: path.to_owned(),
-                    kind: TypedMismatch::Padding,
-                    expected: format!("{} with an element stride of {s}", wgsl.name),
-                    actual: format!("{rust_type} with an element stride of {stride}"),
-                    hint: None,
+                inner.or_else(|| {
+                    (*stride != *s as usize).then(|| Found {
+                        path: path.to_owned(),
+                        kind: TypedMismatch::Padding,
+                        expected: format!("{} with an element stride of {s}", wgsl.name),
+                        actual: format!("{rust_type} with an element stride of {stride}"),
+                        hint: None,
+                    })
                 })
             }
             (RustShape::Struct { fields, size, .. }, LayoutKind::Struct { members }) => {
@@ -278,41 +261,59 @@ impl RustShape {
     }
 }
 
+/// A Rust matrix against a WGSL `array<vecR<T>, C>`: the same columns.
+fn matrix_is_array(
+    scalar: ScalarType,
+    columns: u8,
+    rows: u8,
+    element: &TypeLayout,
+    length: u32,
+) -> bool {
+    let column_ok = matches!(element.kind,
+        LayoutKind::Vector { scalar: s, components: c } if s == scalar && c == rows);
+    column_ok && length == u32::from(columns)
+}
+
+/// A Rust array of columns (arrays of scalars laid out as vectors, or vectors) against a WGSL
+/// matrix.
+fn array_is_matrix(
+    element: &RustShape,
+    length: usize,
+    scalar: ScalarType,
+    columns: u8,
+    rows: u8,
+) -> bool {
+    let column_ok = match element {
+        RustShape::Array {
+            element: e,
+            length: l,
+            ..
+        } => e.as_vector_scalar(*l) == Some(scalar) && *l == usize::from(rows),
+        RustShape::Vector {
+            scalar: s,
+            components,
+        } => *s == scalar && *components == rows,
+        _ => false,
+    };
+    column_ok && length == usize::from(columns)
+}
+
+/// The first difference between a Rust struct's fields and a WGSL struct's members: names in
+/// order, each field's shape and offset, then the size.
 fn walk_struct(
     fields: &[RustField],
     size: usize,
     wgsl: &TypeLayout,
-    members: &[crate::layout::MemberLayout],
+    members: &[MemberLayout],
     rust_type: &str,
     path: &str,
     depth: usize,
 ) -> Option<Found> {
-    let member_list = || {
-        members
-            .iter()
-            .map(|m| format!("{}: {}", m.name, m.layout.name))
-            .collect::<Vec<_>>()
-            .join(", ")
-    };
-    let field_list = || {
-        fields
-            .iter()
-            .map(|f| format!("{}: {}", f.name, f.rust_type))
-            .collect::<Vec<_>>()
-            .join(", ")
-    };
-    let at = |path: &str, name: &str| {
-        if path == "$" {
-            format!("$.{name}")
-        } else {
-            format!("{path}.{name}")
-        }
-    };
     for i in 0..fields.len().max(members.len()) {
         let (field, member) = (fields.get(i), members.get(i));
         match (field, member) {
             (Some(f), Some(m)) if f.name == &*m.name => {
-                let child = at(path, f.name);
+                let child = member_path(path, f.name);
                 let inner = f.shape.walk(&m.layout, f.rust_type, &child, depth + 1);
                 if inner.is_some() {
                     return inner;
@@ -331,65 +332,22 @@ fn walk_struct(
                     });
                 }
             }
-            (Some(f), Some(m)) => {
-                let in_wgsl = members.iter().position(|x| &*x.name == f.name);
-                let in_rust = fields.iter().position(|x| x.name == &*m.name);
-                let (kind, name, expected, actual, hint) = match (in_wgsl, in_rust) {
-                    (Some(_), Some(_)) => (
-                        TypedMismatch::Order,
-                        f.name,
-                        format!("member `{}` here (WGSL order: {})", m.name, member_list()),
-                        format!("field `{}` (Rust order: {})", f.name, field_list()),
-                        Some("declare the fields in the WGSL order".to_owned()),
-                    ),
-                    (None, _) => (
-                        TypedMismatch::ExtraField,
-                        f.name,
-                        format!(
-                            "member `{}`: {} (members: {})",
-                            m.name,
-                            m.layout.name,
-                            member_list()
-                        ),
-                        format!(
-                            "field `{}`: {}, which the WGSL struct lacks",
-                            f.name, f.rust_type
-                        ),
-                        did_you_mean(f.name, members.iter().map(|x| &*x.name))
-                            .map(String::from)
-                            .or_else(|| padding_hint(f.name)),
-                    ),
-                    (Some(_), None) => (
-                        TypedMismatch::MissingField,
-                        &*m.name,
-                        format!("member `{}`: {}", m.name, m.layout.name),
-                        format!("no field `{}` (fields: {})", m.name, field_list()),
-                        None,
-                    ),
-                };
-                return Some(Found {
-                    path: at(path, name),
-                    kind,
-                    expected,
-                    actual,
-                    hint,
-                });
-            }
+            (Some(f), Some(m)) => return Some(misplaced(fields, members, f, m, path)),
             (Some(f), None) => {
                 return Some(Found {
-                    path: at(path, f.name),
+                    path: member_path(path, f.name),
                     kind: TypedMismatch::ExtraField,
-                    expected: format!("no more members (members: {})", member_list()),
+                    expected: format!("no more members (members: {})", member_list(members)),
                     actual: format!("field `{}`: {}", f.name, f.rust_type),
                     hint: padding_hint(f.name),
                 });
             }
             (None, Some(m)) => {
                 return Some(Found {
-                    path: at(path, &m.name),
+                    path: member_path(path, &m.name),
                     kind: TypedMismatch::MissingField,
                     expected: format!("member `{}`: {}", m.name, m.layout.name),
-                    actual: format!("no field `{}` (fields: {})", m.name, field_list()),
+                    actual: format!("no field `{}` (fields: {})", m.name, field_list(fields)),
                     hint: None,
                 });
             }
@@ -405,6 +363,90 @@ fn walk_struct(
             "the WGSL struct's size is changed by @size or @align on its last member".to_owned(),
         ),
     })
+}
+
+/// Field `f` where the WGSL struct has member `m` (another name): the fields are out of order,
+/// the Rust struct has a field the WGSL one lacks, or lacks a member.
+fn misplaced(
+    fields: &[RustField],
+    members: &[MemberLayout],
+    f: &RustField,
+    m: &MemberLayout,
+    path: &str,
+) -> Found {
+    let in_wgsl = members.iter().position(|x| &*x.name == f.name);
+    let in_rust = fields.iter().position(|x| x.name == &*m.name);
+    let (kind, name, expected, actual, hint) = match (in_wgsl, in_rust) {
+        (Some(_), Some(_)) => (
+            TypedMismatch::Order,
+            f.name,
+            format!(
+                "member `{}` here (WGSL order: {})",
+                m.name,
+                member_list(members)
+            ),
+            format!("field `{}` (Rust order: {})", f.name, field_list(fields)),
+            Some("declare the fields in the WGSL order".to_owned()),
+        ),
+        (None, _) => (
+            TypedMismatch::ExtraField,
+            f.name,
+            format!(
+                "member `{}`: {} (members: {})",
+                m.name,
+                m.layout.name,
+                member_list(members)
+            ),
+            format!(
+                "field `{}`: {}, which the WGSL struct lacks",
+                f.name, f.rust_type
+            ),
+            did_you_mean(f.name, members.iter().map(|x| &*x.name))
+                .map(String::from)
+                .or_else(|| padding_hint(f.name)),
+        ),
+        (Some(_), None) => (
+            TypedMismatch::MissingField,
+            &*m.name,
+            format!("member `{}`: {}", m.name, m.layout.name),
+            format!("no field `{}` (fields: {})", m.name, field_list(fields)),
+            None,
+        ),
+    };
+    Found {
+        path: member_path(path, name),
+        kind,
+        expected,
+        actual,
+        hint,
+    }
+}
+
+/// `name: type` of every WGSL member, for messages.
+fn member_list(members: &[MemberLayout]) -> String {
+    members
+        .iter()
+        .map(|m| format!("{}: {}", m.name, m.layout.name))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// `name: type` of every Rust field, for messages.
+fn field_list(fields: &[RustField]) -> String {
+    fields
+        .iter()
+        .map(|f| format!("{}: {}", f.name, f.rust_type))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// The path of member `name` inside `path` (`$.name`, `$.light.name`).
+fn member_path(path: &str, name: &str) -> String {
+    if path == "$" {
+        format!("$.{name}")
+    } else {
+        format!("{path}.{name}")
+    }
 }
 
 /// Fields that look like hand-written padding: the derive pads by itself.

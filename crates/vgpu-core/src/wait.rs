@@ -28,25 +28,20 @@ pub fn block_on<F: Future>(
     }
 }
 
-#[cfg(not(target_arch = "wasm32"))]
-fn pending<F: Future>(
-    _operation: &'static str,
-    _alternative: &'static str,
-    fut: std::pin::Pin<&mut F>,
-) -> Result<F::Output, DeviceError> {
-    Ok(pollster::block_on(fut))
-}
-
-#[cfg(target_arch = "wasm32")]
+/// A future not done at its first poll: blocked on (native targets), or refused with
+/// [`DeviceError::WouldBlock`] on wasm32, where a browser's main thread cannot block.
 fn pending<F: Future>(
     operation: &'static str,
     alternative: &'static str,
-    _fut: std::pin::Pin<&mut F>,
+    fut: std::pin::Pin<&mut F>,
 ) -> Result<F::Output, DeviceError> {
-    Err(DeviceError::WouldBlock {
-        operation,
-        alternative,
-    })
+    if cfg!(target_arch = "wasm32") {
+        return Err(DeviceError::WouldBlock {
+            operation,
+            alternative,
+        });
+    }
+    Ok(pollster::block_on(fut))
 }
 
 #[cfg(test)]

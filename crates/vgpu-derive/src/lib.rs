@@ -12,7 +12,7 @@
 //! each at its WGSL offset by `offset_of!`, tiling the struct with no padding), in which case
 //! vgpu compares and copies values as they lie. That claim is the one `unsafe` block the derive
 //! emits, behind those compile-time checks (the lint does not reach it: crates under
-//! `#![forbid(unsafe_code)]` derive too, as a doc test of `vgpu::typed::Plainness` checks).
+//! `#![forbid(unsafe_code)]` derive too, as a doc test of `vgpu::typed::MemoryIsWgsl` checks).
 
 use proc_macro::TokenStream;
 use quote::{format_ident, quote};
@@ -29,6 +29,19 @@ pub fn derive_uniform(input: TokenStream) -> TokenStream {
 }
 
 fn expand(input: &DeriveInput) -> syn::Result<proc_macro2::TokenStream> {
+    let fields = named_fields(input)?;
+    let tokens = FieldTokens::new(&fields);
+    let consts = layout_consts(&input.ident, &tokens);
+    let uniform = uniform_impl(&input.ident, &tokens);
+    Ok(quote! {
+        #consts
+        #uniform
+    })
+}
+
+/// The fields of a struct the derive supports: no generic parameters, named fields (matched to
+/// WGSL members by name), at least one.
+fn named_fields(input: &DeriveInput) -> syn::Result<Vec<&syn::Field>> {
     let name = &input.ident;
     if !input.generics.params.is_empty() {
         return Err(syn::Error::new(
@@ -55,35 +68,73 @@ fn expand(input: &DeriveInput) -> syn::Result<proc_macro2::TokenStream> {
             "#[derive(vgpu::Uniform)] needs at least one field (WGSL structs have members)",
         ));
     }
-    let count = fields.len();
-    let types: Vec<_> = fields.iter().map(|f| &f.ty).collect();
-    let idents: Vec<_> = fields.iter().filter_map(|f| f.ident.as_ref()).collect();
-    let names: Vec<String> = idents
-        .iter()
-        .map(|i| i.to_string().trim_start_matches("r#").to_owned())
-        .collect();
-    let type_names: Vec<String> = types
-        .iter()
-        .map(|t| quote!(#t).to_string().replace(" ;", ";").replace(" ,", ","))
-        .collect();
-    let offsets = format_ident!("__VGPU_UNIFORM_OFFSETS");
-    let index: Vec<usize> = (0..count).collect();
-    let last = count - 1;
-    let last_ty = types[last];
-    let name_str = name.to_string();
-    // Where each field's padding ends: the next field's offset, or the struct's size.
-    let gap_ends: Vec<proc_macro2::TokenStream> = (0..count)
-        .map(|i| {
-            if i + 1 < count {
-                let next = i + 1;
-                quote!(Self::#offsets[#next])
-            } else {
-                quote!(<Self as ::vgpu::Uniform>::SIZE)
-            }
-        })
-        .collect();
+    Ok(fields)
+}
 
-    Ok(quote! {
+/// What the generated code says about each field, in declaration order.
+struct FieldTokens<'a> {
+    types: Vec<&'a syn::Type>,
+    idents: Vec<&'a syn::Ident>,
+    /// The names matched against WGSL members (without `r#`).
+    names: Vec<String>,
+    /// The Rust types as written, for error messages.
+    type_names: Vec<String>,
+    /// `0..count`, to index the offsets table.
+    index: Vec<usize>,
+    /// Where each field's padding ends: the next field's offset, or the struct's size.
+    gap_ends: Vec<proc_macro2::TokenStream>,
+    /// The name of the generated offsets table.
+    offsets: proc_macro2::Ident,
+}
+
+impl<'a> FieldTokens<'a> {
+    fn new(fields: &[&'a syn::Field]) -> Self {
+        let count = fields.len();
+        let types: Vec<_> = fields.iter().map(|f| &f.ty).collect();
+        let idents: Vec<_> = fields.iter().filter_map(|f| f.ident.as_ref()).collect();
+        let names = idents
+            .iter()
+            .map(|i| i.to_string().trim_start_matches("r#").to_owned())
+            .collect();
+        let type_names = types
+            .iter()
+            .map(|t| quote!(#t).to_string().replace(" ;", ";").replace(" ,", ","))
+            .collect();
+        let offsets = format_ident!("__VGPU_UNIFORM_OFFSETS");
+        let gap_ends = (0..count)
+            .map(|i| {
+                if i + 1 < count {
+                    let next = i + 1;
+                    quote!(Self::#offsets[#next])
+                } else {
+                    quote!(<Self as ::vgpu::Uniform>::SIZE)
+                }
+            })
+            .collect();
+        FieldTokens {
+            types,
+            idents,
+            names,
+            type_names,
+            index: (0..count).collect(),
+            gap_ends,
+            offsets,
+        }
+    }
+}
+
+/// The struct's hidden layout constants: each field's WGSL offset, and whether its memory is
+/// its WGSL bytes.
+fn layout_consts(name: &syn::Ident, f: &FieldTokens<'_>) -> proc_macro2::TokenStream {
+    let FieldTokens {
+        types,
+        idents,
+        index,
+        offsets,
+        ..
+    } = f;
+    let count = types.len();
+    quote! {
         impl #name {
             #[doc(hidden)]
             const #offsets: [usize; #count] = {
@@ -101,7 +152,7 @@ fn expand(input: &DeriveInput) -> syn::Result<proc_macro2::TokenStream> {
             // cover the struct's WGSL size and the struct takes no more memory than that: then
             // no byte of it is padding and its memory is its WGSL bytes.
             #[doc(hidden)]
-            const __VGPU_UNIFORM_PLAIN: ::vgpu::typed::Plainness = if ::vgpu::typed::Plainness::all(&[
+            const __VGPU_UNIFORM_PLAIN: ::vgpu::typed::MemoryIsWgsl = if ::vgpu::typed::MemoryIsWgsl::all(&[
                 #( <#types as ::vgpu::Uniform>::PLAIN, )*
             ])
                 #( && ::core::mem::offset_of!(Self, #idents) == Self::#offsets[#index] )*
@@ -111,12 +162,30 @@ fn expand(input: &DeriveInput) -> syn::Result<proc_macro2::TokenStream> {
                 // SAFETY: the checks above: plain fields (no padding, memory = WGSL bytes) at
                 // their WGSL offsets, tiling the struct's `SIZE` bytes, which are all of its
                 // memory.
-                unsafe { ::vgpu::typed::Plainness::plain() }
+                unsafe { ::vgpu::typed::MemoryIsWgsl::plain() }
             } else {
-                ::vgpu::typed::Plainness::NO
+                ::vgpu::typed::MemoryIsWgsl::NO
             };
         }
+    }
+}
 
+/// The `vgpu::Uniform` impl: alignment, size, plainness, shape, and the writer that copies each
+/// field to its offset and zeroes the padding after it.
+fn uniform_impl(name: &syn::Ident, f: &FieldTokens<'_>) -> proc_macro2::TokenStream {
+    let FieldTokens {
+        types,
+        idents,
+        names,
+        type_names,
+        index,
+        gap_ends,
+        offsets,
+    } = f;
+    let last = types.len() - 1;
+    let last_ty = types[last];
+    let name_str = name.to_string();
+    quote! {
         impl ::vgpu::Uniform for #name {
             const ALIGN: usize = {
                 let mut align = 1usize;
@@ -127,7 +196,7 @@ fn expand(input: &DeriveInput) -> syn::Result<proc_macro2::TokenStream> {
                 Self::#offsets[#last] + <#last_ty as ::vgpu::Uniform>::SIZE,
                 <Self as ::vgpu::Uniform>::ALIGN,
             );
-            const PLAIN: ::vgpu::typed::Plainness = Self::__VGPU_UNIFORM_PLAIN;
+            const PLAIN: ::vgpu::typed::MemoryIsWgsl = Self::__VGPU_UNIFORM_PLAIN;
             const SHAPE: &'static ::vgpu::typed::RustShape = &::vgpu::typed::RustShape::Struct {
                 name: #name_str,
                 size: <Self as ::vgpu::Uniform>::SIZE,
@@ -157,5 +226,5 @@ fn expand(input: &DeriveInput) -> syn::Result<proc_macro2::TokenStream> {
                 )*
             }
         }
-    })
+    }
 }

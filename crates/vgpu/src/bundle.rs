@@ -20,8 +20,11 @@ use crate::error::{FrameError, Result, foreign_gpu};
 use crate::gpu::Gpu;
 use crate::state::{BundleCmd, OpKey, PassBindings, encode_bundle};
 
+/// A draw recorded into a bundle, kept alive by it.
 struct Dep {
     key: OpKey,
+    /// The operation's `bindings_rev` when recorded: a draw rebound since no longer replays
+    /// (`State::bundle_staleness`).
     bindings_rev: u64,
     _draw: Draw,
 }
@@ -110,7 +113,8 @@ impl BundleRecorder<'_> {
 }
 
 impl Gpu {
-    /// Records a bundle for targets with `signature` (see [`Target::signature`](crate::Target::signature)).
+    /// Records a bundle for targets with `signature` (see
+    /// [`Target::signature`](crate::Target::signature)).
     pub fn bundle(
         &self,
         label: &str,

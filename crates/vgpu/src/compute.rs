@@ -3,12 +3,15 @@
 
 use vgpu_core::Label;
 
-use crate::bind::Bind;
-use crate::draw::OpHandle;
+use crate::binding::Binding;
+use crate::binding_arg::BindingArg;
 use crate::error::Result;
 use crate::gpu::Gpu;
+use crate::op_handle::OpHandle;
 use crate::shader::Shader;
 use crate::state::{OperationKind, Stages};
+use crate::typed::Uniform;
+use crate::typed_binding::TypedBinding;
 
 /// Describes a [`Compute`]. `Default`: label "compute", entry point `cs_main` or the only
 /// compute entry point.
@@ -78,15 +81,27 @@ impl Compute {
         self.inner.program.workgroup_size
     }
     /// Sets one binding by WGSL name; see [`Draw::set`](crate::Draw::set).
-    pub fn set<'a>(&self, name: &str, value: impl Into<Bind<'a>>) -> Result<()> {
+    pub fn set<'a>(&self, name: &str, value: impl Into<BindingArg<'a>>) -> Result<()> {
         self.inner.set(name, value.into())
     }
     /// Sets a binding from raw bytes; see [`Draw::set_bytes`](crate::Draw::set_bytes).
     pub fn set_bytes(&self, name: &str, bytes: &[u8]) -> Result<()> {
-        self.set(name, Bind::Bytes(bytes))
+        self.set(name, BindingArg::Bytes(bytes))
     }
     /// Sets several bindings atomically.
-    pub fn set_all<'a>(&self, values: impl IntoIterator<Item = (&'a str, Bind<'a>)>) -> Result<()> {
+    pub fn set_all<'a>(
+        &self,
+        values: impl IntoIterator<Item = (&'a str, BindingArg<'a>)>,
+    ) -> Result<()> {
         self.inner.set_all(values)
+    }
+    /// The binding named `name`, resolved once (see [`Binding`]).
+    pub fn binding(&self, name: &str) -> Result<Binding> {
+        Binding::resolve(&self.inner, name)
+    }
+    /// The binding named `name`, resolved once and checked for values of type `T` (see
+    /// [`TypedBinding`]).
+    pub fn typed_binding<T: Uniform>(&self, name: &str) -> Result<TypedBinding<T>> {
+        TypedBinding::resolve(&self.inner, name)
     }
 }

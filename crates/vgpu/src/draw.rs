@@ -1,20 +1,21 @@
 //! [`Draw`]: a render operation described once (shader, state, counts) whose bindings are set by
 //! WGSL name.
 
-use std::sync::Arc;
-
 use vgpu_core::Label;
 
-use crate::bind::Bind;
+use crate::binding::Binding;
+use crate::binding_arg::BindingArg;
 use crate::buffer::Buffer;
 use crate::descriptors::{DepthState, GpuId};
 use crate::error::{BindingError, Result};
 use crate::gpu::Gpu;
+use crate::op_handle::OpHandle;
 use crate::shader::Shader;
 use crate::state::{
-    BindingInput, IndexBinding, OpKey, OperationKind, Program, RenderInfo, RenderStateKey,
-    SharedState, Stages, State, VertexBinding,
+    IndexBinding, OperationKind, Program, RenderInfo, RenderStateKey, Stages, VertexBinding,
 };
+use crate::typed::Uniform;
+use crate::typed_binding::TypedBinding;
 
 /// A vertex buffer bound at one slot, with its layout (checked against the shader's inputs).
 #[derive(Clone, Debug)]
@@ -100,97 +101,6 @@ impl Default for DrawDesc {
             depth: DepthState::default(),
             alpha_to_coverage: false,
         }
-    }
-}
-
-/// A handle of an operation (a draw or compute, a clone of one, or a binding of one): the
-/// operation record counts its handles (`Operation::handles`), and dropping the last removes it.
-/// No allocation of its own: 24 bytes, the state's `Arc`, the key and the program.
-pub(crate) struct OpHandle {
-    pub(crate) shared: Arc<SharedState>,
-    pub(crate) key: OpKey,
-    pub(crate) program: Arc<Program>,
-}
-
-impl OpHandle {
-    /// Creates the operation in the state.
-    pub(crate) fn insert(
-        gpu: &Gpu,
-        label: &str,
-        program: Arc<Program>,
-        kind: OperationKind,
-        counts: (u32, u32),
-    ) -> OpHandle {
-        let label = Label::new(label);
-        let key = gpu.with_state(|st| st.insert_op(label, program.clone(), kind, counts));
-        OpHandle {
-            shared: gpu.shared.clone(),
-            key,
-            program,
-        }
-    }
-
-    /// The `Gpu` the operation belongs to.
-    #[inline]
-    pub(crate) fn gpu_id(&self) -> GpuId {
-        self.shared.id
-    }
-
-    /// Runs `f` on the locked state of the operation's `Gpu`.
-    #[inline]
-    pub(crate) fn with_state<R>(&self, f: impl FnOnce(&mut State) -> R) -> R {
-        self.shared.with(f)
-    }
-
-    /// The operation's label (read from its record: errors and `Debug` only).
-    pub(crate) fn label(&self) -> Label {
-        let key = self.key;
-        self.with_state(|st| st.op_label(key))
-    }
-
-    /// `set` of draws and computes.
-    pub(crate) fn set(&self, name: &str, value: Bind<'_>) -> Result<()> {
-        let key = self.key;
-        // Values (the common case) need no lowering: they hold no handle.
-        match value.into_value() {
-            Ok(value) => self.with_state(|st| st.set_value(key, name, value.as_input())),
-            Err(other) => {
-                let input = other.lower(self.gpu_id(), &|| self.label(), name)?;
-                self.with_state(|st| st.set_binding(key, name, input))
-            }
-        }
-    }
-
-    /// `set_all` of draws and computes.
-    pub(crate) fn set_all<'a>(
-        &self,
-        values: impl IntoIterator<Item = (&'a str, Bind<'a>)>,
-    ) -> Result<()> {
-        let values: Vec<(&str, Bind<'_>)> = values.into_iter().collect();
-        let inputs = values
-            .iter()
-            .map(|(name, value)| Ok((*name, value.lower(self.gpu_id(), &|| self.label(), name)?)))
-            .collect::<Result<Vec<(&str, BindingInput<'_>)>>>()?;
-        self.with_state(|st| st.set_bindings_atomic(self.key, &inputs))
-    }
-}
-
-impl Clone for OpHandle {
-    fn clone(&self) -> Self {
-        let key = self.key;
-        self.with_state(|st| st.retain_op(key));
-        OpHandle {
-            shared: self.shared.clone(),
-            key,
-            program: self.program.clone(),
-        }
-    }
-}
-
-impl Drop for OpHandle {
-    fn drop(&mut self) {
-        let key = self.key;
-        self.shared.with(|st| st.release_op(key));
     }
 }
 
@@ -283,7 +193,7 @@ impl Gpu {
                 Some(n) => n.clone(),
                 None => shader
                     .reflection()
-                    .entry_point(vgpu_core::reflect::Stage::Vertex, None)?
+                    .entry_point(vgpu_core::Stage::Vertex, None)?
                     .name
                     .clone(),
             },
@@ -291,7 +201,7 @@ impl Gpu {
                 Some(n) => Some(n.clone()),
                 None => shader
                     .reflection()
-                    .entry_point(vgpu_core::reflect::Stage::Fragment, None)
+                    .entry_point(vgpu_core::Stage::Fragment, None)
                     .ok()
                     .map(|e| e.name.clone()),
             },
@@ -515,7 +425,7 @@ impl Draw {
     ///
     /// The first accepted value latches the binding as library-owned or user-owned; switching
     /// is an error. A rejected set changes nothing.
-    pub fn set<'a>(&self, name: &str, value: impl Into<Bind<'a>>) -> Result<()> {
+    pub fn set<'a>(&self, name: &str, value: impl Into<BindingArg<'a>>) -> Result<()> {
         self.inner.set(name, value.into())
     }
 
@@ -523,12 +433,26 @@ impl Draw {
     /// reflected size, or the fixed part plus whole elements of a runtime-sized array). Prefer a
     /// typed value (`#[derive(vgpu::Uniform)]`), which is checked by member name, order and type.
     pub fn set_bytes(&self, name: &str, bytes: &[u8]) -> Result<()> {
-        self.set(name, Bind::Bytes(bytes))
+        self.set(name, BindingArg::Bytes(bytes))
     }
 
     /// Sets several bindings at once, atomically: if any is rejected, none changes.
-    pub fn set_all<'a>(&self, values: impl IntoIterator<Item = (&'a str, Bind<'a>)>) -> Result<()> {
+    pub fn set_all<'a>(
+        &self,
+        values: impl IntoIterator<Item = (&'a str, BindingArg<'a>)>,
+    ) -> Result<()> {
         self.inner.set_all(values)
+    }
+
+    /// The binding named `name`, resolved once (see [`Binding`]).
+    pub fn binding(&self, name: &str) -> Result<Binding> {
+        Binding::resolve(&self.inner, name)
+    }
+
+    /// The binding named `name`, resolved once and checked for values of type `T` (see
+    /// [`TypedBinding`]).
+    pub fn typed_binding<T: Uniform>(&self, name: &str) -> Result<TypedBinding<T>> {
+        TypedBinding::resolve(&self.inner, name)
     }
 
     /// The vertex count (for an indexed draw: the index count) and the instance count that

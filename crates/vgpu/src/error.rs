@@ -151,10 +151,10 @@ pub enum Error {
     Buffer(Box<BufferError>),
     /// WGSL parsing, validation, entry points and layouts.
     #[error(transparent)]
-    Shader(Box<vgpu_core::shader_error::ShaderError>),
+    Shader(Box<vgpu_core::ShaderError>),
     /// Values that do not fit their WGSL type, unknown names.
     #[error(transparent)]
-    Set(Box<vgpu_core::set_error::SetError>),
+    Set(Box<vgpu_core::SetError>),
     /// Binding resources to draws and recording them.
     #[error(transparent)]
     Binding(Box<BindingError>),
@@ -181,8 +181,8 @@ boxed_from! {
     Device(DeviceError),
     Target(TargetError),
     Buffer(BufferError),
-    Shader(vgpu_core::shader_error::ShaderError),
-    Set(vgpu_core::set_error::SetError),
+    Shader(vgpu_core::ShaderError),
+    Set(vgpu_core::SetError),
     Binding(BindingError),
     Frame(FrameError),
     ForeignGpu(ForeignGpuError),
@@ -293,7 +293,7 @@ impl Error {
         }
     }
     /// The shader error, if this is one.
-    pub fn as_shader(&self) -> Option<&vgpu_core::shader_error::ShaderError> {
+    pub fn as_shader(&self) -> Option<&vgpu_core::ShaderError> {
         if let Error::Shader(e) = self {
             Some(e)
         } else {
@@ -301,7 +301,7 @@ impl Error {
         }
     }
     /// The value error, if this is one.
-    pub fn as_set(&self) -> Option<&vgpu_core::set_error::SetError> {
+    pub fn as_set(&self) -> Option<&vgpu_core::SetError> {
         if let Error::Set(e) = self {
             Some(e)
         } else {

@@ -1,5 +1,5 @@
-//! Frames and passes: one command encoder per frame, render and compute passes recorded by
-//! closures, one submit.
+//! [`Frame`]: one command encoder per frame, render and compute passes recorded by closures
+//! (`pass.rs`, `compute_pass.rs`; where a pass draws: `pass_desc.rs`), one submit.
 //!
 //! A frame is one submission of the capture engine: values bound by operations recorded in it
 //! are captured per operation and uploaded once at submit (only bytes not already resident).
@@ -11,46 +11,15 @@ use web_time::Instant;
 use smallvec::SmallVec;
 use vgpu_core::StatsSnapshot;
 
-use crate::bundle::Bundle;
-use crate::compute::Compute;
-use crate::descriptors::{DrawRange, GpuId, TargetSignature};
-use crate::draw::Draw;
-use crate::error::{FrameError, Result, foreign_gpu};
+use crate::compute_pass::{ComputePass, record_compute_pass};
+use crate::descriptors::TargetSignature;
+use crate::error::{FrameError, Result};
 use crate::gpu::Gpu;
-use crate::report::FrameReport;
-use crate::report::SurfaceSkip;
-use crate::state::inspect::RecordPath;
-use crate::state::{
-    HeldState, InspectRecorder, MAX_TIMED_PASSES, PassBindings, PassInspect, TimedPasses,
-};
+use crate::pass::{Pass, record_pass};
+use crate::pass_desc::{PassAttachments, PassDesc, PassTarget, begin_render_pass};
+use crate::report::{FrameReport, SurfaceSkip};
+use crate::state::{MAX_TIMED_PASSES, TimedPasses};
 use crate::surface::{AcquiredSurface, Surface};
-use crate::target::Target;
-
-/// Where a render pass draws: an offscreen (or app-provided) [`Target`], or a window
-/// [`Surface`].
-#[derive(Clone, Copy, Debug)]
-pub enum PassTarget<'t> {
-    /// A target (see [`Gpu::target`] and [`Gpu::target_for_view`]).
-    Target(&'t Target),
-    /// A window surface: its texture is acquired by the first pass into it and presented after
-    /// the frame's submit.
-    Surface(&'t Surface),
-}
-
-impl<'t> From<&'t Target> for PassTarget<'t> {
-    fn from(t: &'t Target) -> Self {
-        PassTarget::Target(t)
-    }
-}
-
-impl<'t> From<&'t Surface> for PassTarget<'t> {
-    fn from(s: &'t Surface) -> Self {
-        PassTarget::Surface(s)
-    }
-}
-
-/// The label of a [`PassDesc`] that was not given one.
-const DEFAULT_PASS_LABEL: &str = "pass";
 
 /// The label vgpu's frame errors name (`VGPU-DEVICE-VALIDATION: CommandEncoder::finish "vgpu
 /// frame" …`). Not given to wgpu: wgpu copies an encoder's label into two `String`s.
@@ -63,83 +32,6 @@ const FRAME_OPERATIONS: [(&str, &str); 3] = [
     ("Queue::write_buffer", "Queue::write_buffer"),
     ("Queue::submit", "Queue::submit"),
 ];
-
-/// Describes a render pass. `From<&Target>` and `From<&Surface>` clear color to transparent
-/// black and depth to 1.
-#[derive(Clone, Debug)]
-pub struct PassDesc<'t> {
-    /// What the pass renders into.
-    pub target: PassTarget<'t>,
-    /// Label, shown in GPU timings; given to wgpu (and so in its messages) unless it is the
-    /// default `"pass"` (wgpu copies a pass's label into two `String`s: the default one costs
-    /// nothing).
-    pub label: &'t str,
-    /// Clear color (`None` keeps the target's contents).
-    pub clear: Option<[f64; 4]>,
-    /// Depth clear value (`None` keeps the depth contents).
-    pub clear_depth: Option<f32>,
-    /// Viewport `[x, y, width, height, min_depth, max_depth]`.
-    pub viewport: Option<[f32; 6]>,
-    /// Scissor rectangle `[x, y, width, height]`.
-    pub scissor: Option<[u32; 4]>,
-}
-
-impl<'t> PassDesc<'t> {
-    /// A pass into `target` that clears color to transparent black and depth to 1.
-    pub fn new(target: impl Into<PassTarget<'t>>) -> Self {
-        PassDesc {
-            target: target.into(),
-            label: DEFAULT_PASS_LABEL,
-            clear: Some([0.0, 0.0, 0.0, 0.0]),
-            clear_depth: Some(1.0),
-            viewport: None,
-            scissor: None,
-        }
-    }
-    /// Sets the label.
-    pub fn label(mut self, label: &'t str) -> Self {
-        self.label = label;
-        self
-    }
-    /// Clears color to `rgba`.
-    pub fn clear(mut self, rgba: [f64; 4]) -> Self {
-        self.clear = Some(rgba);
-        self
-    }
-    /// Keeps the target's color and depth contents.
-    pub fn load(mut self) -> Self {
-        self.clear = None;
-        self.clear_depth = None;
-        self
-    }
-    /// Clears depth to `depth`.
-    pub fn clear_depth(mut self, depth: f32) -> Self {
-        self.clear_depth = Some(depth);
-        self
-    }
-    /// Sets the viewport.
-    pub fn viewport(mut self, x: f32, y: f32, w: f32, h: f32) -> Self {
-        self.viewport = Some([x, y, w, h, 0.0, 1.0]);
-        self
-    }
-    /// Sets the scissor rectangle.
-    pub fn scissor(mut self, x: u32, y: u32, w: u32, h: u32) -> Self {
-        self.scissor = Some([x, y, w, h]);
-        self
-    }
-}
-
-impl<'t> From<&'t Target> for PassDesc<'t> {
-    fn from(target: &'t Target) -> Self {
-        PassDesc::new(target)
-    }
-}
-
-impl<'t> From<&'t Surface> for PassDesc<'t> {
-    fn from(surface: &'t Surface) -> Self {
-        PassDesc::new(surface)
-    }
-}
 
 /// An open frame. Record passes with [`pass`](Self::pass) and
 /// [`compute_pass`](Self::compute_pass), then [`submit`](Self::submit) (or drop /
@@ -303,7 +195,7 @@ impl<'g> Frame<'g> {
         let encoder = encoder_of(&mut self.encoder, &self.gpu.ctx);
         let mut rpass =
             begin_render_pass(encoder, &desc, &attachments, timestamps).forget_lifetime();
-        self.record_pass(&mut rpass, sig, record)
+        record_pass(self.gpu, &mut rpass, sig, record)
     }
 
     /// Records vgpu draws into a render pass the app began (`forget_lifetime()` makes it
@@ -316,39 +208,7 @@ impl<'g> Frame<'g> {
         signature: TargetSignature,
         record: impl FnOnce(&mut Pass<'_>) -> Result<()>,
     ) -> Result<()> {
-        self.record_pass(rpass, signature, record)
-    }
-
-    fn record_pass(
-        &mut self,
-        rpass: &mut wgpu::RenderPass<'static>,
-        sig: TargetSignature,
-        record: impl FnOnce(&mut Pass<'_>) -> Result<()>,
-    ) -> Result<()> {
-        let gpu = self.gpu;
-        let held = gpu.shared.hold();
-        let (signature_id, inspect) = {
-            let mut st = held.borrow_mut();
-            // Draws recorded into it may bind memoized uniform slots (`State::record_fast`).
-            st.engine.memos_in_use();
-            (st.signature_id(sig), st.inspect_pass())
-        };
-        let mut pass = Pass {
-            gpu_id: gpu.id(),
-            fast_gpu_id: match inspect {
-                None => gpu.id(),
-                Some(_) => GpuId::NONE,
-            },
-            held,
-            rpass,
-            sig,
-            signature_id,
-            bound: PassBindings::default(),
-            inspect,
-        };
-        let result = record(&mut pass);
-        pass.bound.flush(gpu.ctx.stats());
-        result
+        record_pass(self.gpu, rpass, signature, record)
     }
 
     /// The attachments and signature of a pass into `target`; `None` when a surface pass is
@@ -424,22 +284,7 @@ impl<'g> Frame<'g> {
         record: impl FnOnce(&mut ComputePass<'_>) -> Result<()>,
     ) -> Result<()> {
         let gpu = self.gpu;
-        let encoder = self.encoder();
-        // Unlabelled: wgpu would copy a label into two `String`s per pass.
-        let cpass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
-            label: None,
-            timestamp_writes: None,
-        });
-        let mut pass = ComputePass {
-            gpu,
-            held: gpu.shared.hold(),
-            cpass,
-            bound: PassBindings::default(),
-            pipeline: 0,
-        };
-        let result = record(&mut pass);
-        pass.bound.flush(gpu.ctx.stats());
-        result
+        record_compute_pass(gpu, self.encoder(), record)
     }
 
     /// Finishes encoding, uploads what changed, submits, presents the window textures its passes
@@ -567,13 +412,6 @@ impl Drop for Frame<'_> {
     }
 }
 
-/// The views a render pass draws into.
-struct PassAttachments {
-    color: Option<wgpu::TextureView>,
-    resolve: Option<wgpu::TextureView>,
-    depth: Option<wgpu::TextureView>,
-}
-
 /// The frame's encoder, created on demand once the frame's own was finished.
 fn encoder_of<'e>(
     encoder: &'e mut FrameEncoder<'_>,
@@ -622,311 +460,4 @@ fn present(gpu: &Gpu, a: AcquiredSurface) -> Result<()> {
         surface.store_capture(&raw, width, height, bytes_per_row);
     }
     Ok(())
-}
-
-/// Begins the wgpu render pass of `desc` into `attachments`, with their load operations,
-/// timestamps at `(query set, pass index)`, viewport and scissor.
-fn begin_render_pass<'e>(
-    encoder: &'e mut wgpu::CommandEncoder,
-    desc: &PassDesc<'_>,
-    attachments: &PassAttachments,
-    timestamps: Option<(&wgpu::QuerySet, u32)>,
-) -> wgpu::RenderPass<'e> {
-    let color = attachments
-        .color
-        .as_ref()
-        .map(|view| wgpu::RenderPassColorAttachment {
-            view,
-            depth_slice: None,
-            resolve_target: attachments.resolve.as_ref(),
-            ops: wgpu::Operations {
-                load: match desc.clear {
-                    Some([r, g, b, a]) => wgpu::LoadOp::Clear(wgpu::Color { r, g, b, a }),
-                    None => wgpu::LoadOp::Load,
-                },
-                store: wgpu::StoreOp::Store,
-            },
-        });
-    let depth = attachments
-        .depth
-        .as_ref()
-        .map(|view| wgpu::RenderPassDepthStencilAttachment {
-            view,
-            depth_ops: Some(wgpu::Operations {
-                load: match desc.clear_depth {
-                    Some(d) => wgpu::LoadOp::Clear(d),
-                    None => wgpu::LoadOp::Load,
-                },
-                store: wgpu::StoreOp::Store,
-            }),
-            stencil_ops: None,
-        });
-    let color_attachments = [color];
-    let mut rpass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
-        label: (desc.label != DEFAULT_PASS_LABEL).then_some(desc.label),
-        color_attachments: if color_attachments[0].is_some() {
-            &color_attachments
-        } else {
-            &[]
-        },
-        depth_stencil_attachment: depth,
-        timestamp_writes: timestamps.map(|(query_set, i)| wgpu::RenderPassTimestampWrites {
-            query_set,
-            beginning_of_pass_write_index: Some(2 * i),
-            end_of_pass_write_index: Some(2 * i + 1),
-        }),
-        occlusion_query_set: None,
-        multiview_mask: None,
-    });
-    if let Some([x, y, w, h, min, max]) = desc.viewport {
-        rpass.set_viewport(x, y, w, h, min, max);
-    }
-    if let Some([x, y, w, h]) = desc.scissor {
-        rpass.set_scissor_rect(x, y, w, h);
-    }
-    rpass
-}
-
-/// A render pass being recorded.
-pub struct Pass<'p> {
-    /// The recording `Gpu`'s id.
-    gpu_id: GpuId,
-    /// `gpu_id` while the binding inspector is off, else [`GpuId::NONE`]: a draw whose id
-    /// equals it takes the fast path with one compare (else `draw_checked` sorts it out).
-    fast_gpu_id: GpuId,
-    /// The state, held for the pass (borrowed once per recorded draw).
-    held: HeldState<'p>,
-    rpass: &'p mut wgpu::RenderPass<'static>,
-    sig: TargetSignature,
-    /// `sig` interned (fast records compare this id).
-    signature_id: u32,
-    bound: PassBindings,
-    /// What the pass has bound, while the binding inspector is on (`crate::inspect`).
-    inspect: Option<Box<PassInspect>>,
-}
-
-impl std::fmt::Debug for Pass<'_> {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Pass")
-            .field("signature", &self.sig)
-            .finish_non_exhaustive()
-    }
-}
-
-impl<'p> Pass<'p> {
-    /// Records `draw` with its own vertex and instance counts. Each value it binds is seen as it
-    /// is now, even if set again later in the frame.
-    #[inline(always)]
-    pub fn draw(&mut self, draw: &Draw) -> Result<()> {
-        // One compare for a draw of this `Gpu` while the binding inspector is off.
-        if draw.gpu_id != self.fast_gpu_id {
-            return self.draw_checked(draw, None);
-        }
-        let mut state = self.held.borrow_mut();
-        if state.record_fast(
-            draw.inner.key,
-            &mut *self.rpass,
-            &mut self.bound,
-            self.signature_id,
-        ) {
-            return Ok(());
-        }
-        state.record_draw(
-            draw.inner.key,
-            &mut *self.rpass,
-            &mut self.bound,
-            self.sig,
-            self.signature_id,
-            None,
-        )
-    }
-
-    /// Records `draw` with explicit vertex (or index) and instance ranges.
-    pub fn draw_with(&mut self, draw: &Draw, range: DrawRange) -> Result<()> {
-        self.draw_checked(draw, Some(&range))
-    }
-
-    /// The full path of a draw, checked: a draw of another `Gpu` (`VGPU-FOREIGN-GPU`), one
-    /// recorded while the binding inspector is on, or one with explicit ranges. Cold for
-    /// [`draw`](Self::draw), which reaches it only for the first two.
-    #[cold]
-    #[inline(never)]
-    fn draw_checked(&mut self, draw: &Draw, range: Option<&DrawRange>) -> Result<()> {
-        if draw.gpu_id != self.gpu_id {
-            return Err(foreign_gpu("draw", &draw.label(), "recording the pass"));
-        }
-        if self.inspect.is_some() {
-            return self.draw_inspected(draw, range);
-        }
-        self.held.borrow_mut().record_draw(
-            draw.inner.key,
-            &mut *self.rpass,
-            &mut self.bound,
-            self.sig,
-            self.signature_id,
-            range,
-        )
-    }
-
-    /// [`draw`](Self::draw) (`range: None`) or [`draw_with`](Self::draw_with) while the binding
-    /// inspector is on: records through a recorder that notes the bind groups set, then logs
-    /// what the draw would read (`crate::inspect`).
-    #[cold]
-    #[inline(never)]
-    fn draw_inspected(&mut self, draw: &Draw, range: Option<&DrawRange>) -> Result<()> {
-        let Some(inspect) = self.inspect.as_deref_mut() else {
-            return Ok(());
-        };
-        let mut state = self.held.borrow_mut();
-        let mut rec = InspectRecorder::new(&mut *self.rpass, inspect);
-        let path = if range.is_none()
-            && state.record_fast(draw.inner.key, &mut rec, &mut self.bound, self.signature_id)
-        {
-            RecordPath::Fast
-        } else {
-            state.record_draw(
-                draw.inner.key,
-                &mut rec,
-                &mut self.bound,
-                self.sig,
-                self.signature_id,
-                range,
-            )?;
-            RecordPath::Full
-        };
-        if rec.drawn {
-            state.inspect_draw(draw.inner.key, inspect, path);
-        }
-        Ok(())
-    }
-
-    /// Replays a bundle. Fails with `VGPU-BUNDLE-STALE` if a resource it recorded was destroyed
-    /// or a draw in it was rebound, and `VGPU-BUNDLE-SIGNATURE` for another target signature.
-    pub fn execute(&mut self, bundle: &Bundle) -> Result<()> {
-        if bundle.gpu_id() != self.gpu_id {
-            return Err(foreign_gpu("bundle", bundle.label(), "recording the pass"));
-        }
-        bundle.check(self.sig)?;
-        self.rpass.execute_bundles(std::iter::once(bundle.raw()));
-        self.bound.reset();
-        if let Some(inspect) = self.inspect.as_deref_mut() {
-            inspect.reset();
-        }
-        self.bound.operations += bundle.len() as u64;
-        self.bound.bundle_draws += bundle.len() as u64;
-        Ok(())
-    }
-
-    /// Sets the viewport.
-    pub fn set_viewport(&mut self, x: f32, y: f32, w: f32, h: f32) {
-        self.rpass.set_viewport(x, y, w, h, 0.0, 1.0);
-    }
-
-    /// Sets the scissor rectangle.
-    pub fn set_scissor(&mut self, x: u32, y: u32, w: u32, h: u32) {
-        self.rpass.set_scissor_rect(x, y, w, h);
-    }
-
-    /// The target signature of this pass.
-    pub fn signature(&self) -> TargetSignature {
-        self.sig
-    }
-
-    /// The raw wgpu pass, for commands vgpu does not wrap. vgpu forgets what it had bound.
-    pub fn raw(&mut self) -> &mut wgpu::RenderPass<'static> {
-        self.bound.reset();
-        if let Some(inspect) = self.inspect.as_deref_mut() {
-            inspect.reset();
-        }
-        self.rpass
-    }
-}
-
-/// A compute pass being recorded.
-pub struct ComputePass<'p> {
-    gpu: &'p Gpu,
-    /// The state, held for the pass (borrowed once per dispatch).
-    held: HeldState<'p>,
-    cpass: wgpu::ComputePass<'p>,
-    bound: PassBindings,
-    pipeline: u64,
-}
-
-impl std::fmt::Debug for ComputePass<'_> {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("ComputePass").finish_non_exhaustive()
-    }
-}
-
-impl ComputePass<'_> {
-    /// Dispatches `x × y × z` workgroups of `compute`. Fails with `VGPU-DISPATCH-LIMIT` past the
-    /// device's `max_compute_workgroups_per_dimension`.
-    pub fn dispatch(&mut self, compute: &Compute, x: u32, y: u32, z: u32) -> Result<()> {
-        let max = self.gpu.ctx.limits().max_compute_workgroups_per_dimension;
-        if x > max || y > max || z > max {
-            return Err(FrameError::DispatchLimit {
-                label: compute.label().to_string(),
-                expected: max,
-                actual: [x, y, z],
-            }
-            .into());
-        }
-        self.prepare(compute)?;
-        self.cpass.dispatch_workgroups(x, y, z);
-        Ok(())
-    }
-
-    /// Dispatches with the workgroup counts read from `buffer` at `offset` (three `u32`s; the
-    /// buffer needs `INDIRECT` usage).
-    pub fn dispatch_indirect(
-        &mut self,
-        compute: &Compute,
-        buffer: &crate::buffer::Buffer,
-        offset: u64,
-    ) -> Result<()> {
-        self.gpu
-            .check_buffer(buffer, "dispatching indirect from it")?;
-        buffer.check_live()?;
-        if !buffer.usage().contains(wgpu::BufferUsages::INDIRECT)
-            || !offset.is_multiple_of(4)
-            || offset.checked_add(12).is_none_or(|end| end > buffer.size())
-        {
-            return Err(crate::error::BufferError::Range {
-                label: buffer.label().to_owned(),
-                what: "indirect dispatch arguments",
-                expected: format!(
-                    "INDIRECT usage, offset multiple of 4, offset + 12 <= {}",
-                    buffer.size()
-                ),
-                actual: format!("usage {:?}, offset {offset}", buffer.usage()),
-            }
-            .into());
-        }
-        self.prepare(compute)?;
-        self.cpass
-            .dispatch_workgroups_indirect(buffer.raw(), offset);
-        Ok(())
-    }
-
-    fn prepare(&mut self, compute: &Compute) -> Result<()> {
-        if compute.inner.gpu_id() != self.gpu.id() {
-            return Err(foreign_gpu(
-                "compute",
-                &compute.label(),
-                "recording the compute pass",
-            ));
-        }
-        let mut st = self.held.borrow_mut();
-        let key = compute.inner.key;
-        if let Some((id, pipeline)) = st.compute_pipeline(key)? {
-            if self.pipeline != id {
-                self.cpass.set_pipeline(&pipeline);
-                self.pipeline = id;
-                self.bound.set_pipeline_calls += 1;
-            }
-        }
-        st.record_groups(key, &mut self.cpass, &mut self.bound)?;
-        self.bound.operations += 1;
-        Ok(())
-    }
 }

@@ -2,81 +2,13 @@
 
 use std::sync::Arc;
 
-use vgpu_core::{BackendChoice, ContextOptions, GpuContext, StatsSnapshot, UncapturedError};
+use vgpu_core::{GpuContext, StatsSnapshot, UncapturedError};
 
+use crate::advisor::{Advisor, AdvisorReport};
 use crate::descriptors::GpuId;
 use crate::error::Result;
+use crate::gpu_options::GpuOptions;
 use crate::state::{SharedState, State};
-
-/// How to create a [`Gpu`]. `Default` reads nothing from the environment: see
-/// [`GpuOptions::from_env`].
-///
-/// ```
-/// let options = vgpu::GpuOptions { backend: vgpu::BackendChoice::Noop, ..Default::default() };
-/// let gpu = vgpu::Gpu::new(&options)?;
-/// assert!(gpu.is_noop());
-/// # Ok::<(), vgpu::Error>(())
-/// ```
-#[derive(Clone, Debug)]
-pub struct GpuOptions {
-    /// `Auto` prefers a hardware adapter, then Vulkan software (lavapipe), then GL software
-    /// (llvmpipe).
-    pub backend: BackendChoice,
-    /// Power preference among hardware adapters.
-    pub power_preference: wgpu::PowerPreference,
-    /// Features the device must have. Timestamp queries and f16 are added when available.
-    pub required_features: wgpu::Features,
-    /// Limits the device must have; `None` takes everything the adapter offers.
-    pub required_limits: Option<wgpu::Limits>,
-    /// Device label (shows in wgpu's messages).
-    pub label: String,
-    /// The display windows live on (winit: `event_loop.owned_display_handle()`), for window
-    /// surfaces: required by the GL backend, unused by Vulkan, Metal and DX12.
-    pub display: Option<vgpu_core::SharedDisplay>,
-}
-
-impl Default for GpuOptions {
-    fn default() -> Self {
-        let c = ContextOptions::default();
-        GpuOptions {
-            backend: c.backend,
-            power_preference: c.power_preference,
-            required_features: c.required_features,
-            required_limits: c.required_limits,
-            label: c.label,
-            display: None,
-        }
-    }
-}
-
-impl GpuOptions {
-    /// Defaults, with the backend from `VGPU_BACKEND=auto|vulkan|gl|metal|dx12|webgpu|noop` (unset
-    /// means `auto`).
-    /// An unknown value is an error naming the accepted values.
-    pub fn from_env() -> Result<Self> {
-        Ok(GpuOptions {
-            backend: vgpu_core::backend_from_env()?,
-            ..Default::default()
-        })
-    }
-
-    /// Sets the display windows live on (see [`display`](Self::display)).
-    pub fn with_display(mut self, display: impl wgpu::wgt::WgpuHasDisplayHandle) -> Self {
-        self.display = Some(vgpu_core::SharedDisplay::new(display));
-        self
-    }
-
-    pub(crate) fn context_options(&self) -> ContextOptions {
-        ContextOptions {
-            backend: self.backend,
-            power_preference: self.power_preference,
-            required_features: self.required_features,
-            required_limits: self.required_limits.clone(),
-            label: self.label.clone(),
-            display: self.display.clone(),
-        }
-    }
-}
 
 /// A headless GPU device with vgpu's caches and counters. Cheap to clone (two `Arc`s).
 ///
@@ -234,18 +166,18 @@ impl Gpu {
 
     /// The frame advisor over this `Gpu`'s last frames (120 by default, see
     /// [`set_advisor_frames`](Self::set_advisor_frames)): whether they were CPU- or GPU-bound,
-    /// with the figures, and [`Advice`](crate::Advice) with its evidence (record a bundle,
+    /// with the figures, and [`Advice`](crate::advisor::Advice) with its evidence (record a bundle,
     /// instance from a storage array, skip unchanged sets, keep bindings stable, the pass that
     /// dominates the GPU). Frames feed it as they are submitted; asking costs a sort of the
     /// window, so ask once a second, not per draw.
-    pub fn advisor(&self) -> crate::AdvisorReport {
+    pub fn advisor(&self) -> AdvisorReport {
         self.with_state(|st| st.advisor.report())
     }
 
     /// Sets how many of the last frames [`advisor`](Self::advisor) looks at (at least 1) and
     /// forgets the frames seen so far (e.g. after the scene changed).
     pub fn set_advisor_frames(&self, frames: usize) {
-        self.with_state(|st| st.advisor = crate::Advisor::new(frames));
+        self.with_state(|st| st.advisor = Advisor::new(frames));
     }
 
     /// Live entries of the bind-group cache.

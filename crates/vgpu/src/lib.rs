@@ -15,24 +15,57 @@
 //!
 //! ## Structure
 //!
-//! Two floors, arrows pointing down only:
-//! - **handles** (`gpu`, `draw`, `binding`, `compute`, `effect`, `uniforms`, `buffer`, `texture`, `target`,
-//!   `bundle`, `frame`, `shader`, `bind`): the public types; each method checks its arguments
-//!   (handles of another `Gpu` are refused), lowers them, locks the state and delegates;
+//! Two floors, arrows pointing down only (inside a floor too: a file imports only files below
+//! it, no circles):
+//! - **handles**, the public types, each file with what makes it and what it does: `gpu` (and
+//!   `gpu_options`), `shader`, `draw` and `compute` (the handle they share: `op_handle`),
+//!   `binding`, `typed_binding` and `set_batch` (sets through a binding resolved once),
+//!   `binding_arg` (what a binding is given), `uniforms`, `buffer`, `texture`, `sampler`,
+//!   `target` (`target_desc`, `rgba_image`), `surface`, `bundle`, `frame` (`pass`,
+//!   `compute_pass`, `pass_desc`), `effect`; `low_level` (power-user items) and `inspect` (a
+//!   testing aid, hidden from the docs). Each method checks its arguments (handles of another
+//!   `Gpu` are refused), lowers them, locks the state and delegates;
 //! - **`state/`** (private): the state and its lock, operation records and their memo, binding
-//!   assignment, recording, pipelines, timing; it holds records, never a handle;
-//! - both use the plain modules `descriptors`, `error`, `readback`, `typed` (typed values) and
-//!   `inspect` (a testing aid, hidden from the docs).
+//!   assignment, recording, pipelines, timing; it holds records, never a handle. Its files are
+//!   `impl State` blocks by job, which import `State` from `state/mod.rs`;
+//! - both use the plain modules `descriptors`, `error`, `readback`, `typed` (typed values),
+//!   `typed_ref` (a typed value with its Rust type erased), `advisor` and `report`.
 //!
 //! ## Capture vocabulary
 //!
 //! - **owner**: a value's home in the capture engine (a `SharedUniforms` block, or a value set on
-//!   one binding of a draw); its **revision** moves when a set changes its bytes.
+//!   one binding of a draw), with a revision (below).
 //! - **home slot**: the owner's persistent (page, offset); the first revision bound in a frame
 //!   goes there. **Retained slots**: further slots an owner keeps across frames for values that
 //!   repeat (a camera per pass), matched by content.
-//! - **stamp**: a per-owner number that moves whenever the owner's slot could move; a **memo**
-//!   (a draw's fast record) binds the slot it remembered while the stamp holds.
+//! - **memo**: what recording remembers so that a steady draw looks nothing up (a draw's fast
+//!   record, its group memos); every layer, and what moves it, is tabled in `state/memo.rs`.
+//!
+//! The counters (name — what moves it — who reads it); the capture engine's are defined in
+//! `vgpu_uniforms`' docs and the bind-group cache's in `vgpu_bind`'s, with the same names:
+//! - **revision** (per owner) — a set that changes the owner's bytes — the capture engine, to
+//!   find a slot that holds those bytes already.
+//! - **stamp** (per owner, at its **stamp slot**, an index fixed for the owner's life) — anything
+//!   after which the slot of an earlier resolve could move (a set that cannot go to the home
+//!   slot, pin, unpin, removal, a submission that bound the owner elsewhere) — fast records,
+//!   which bind the remembered offset while it holds.
+//! - **stamp clock** — every stamp move, and every destroy of a bound resource
+//!   (`UniformEngine::invalidate_memos`) — `checked_at`, `resolved_at`, `block_bound_at`.
+//! - **value clock** — the same, but not the stamp moves of shared owners (`SharedUniforms`
+//!   blocks) — `value_checked_at`.
+//! - **invalidation epoch** (the bind-group cache's) — a resource or layout destroyed, the cache
+//!   cleared (never a capacity eviction) — group memos, valid while it holds.
+//! - **`bindings_rev`** (per operation) — a binding given new content — bundles, which refuse to
+//!   replay a draw rebound since it was recorded (`VGPU-BUNDLE-STALE`).
+//! - **`checked_at`** (per fast record) — a read of the stamp clock, when every stamp of the
+//!   record was found current — the fast path's first compare (nothing moved: bind the
+//!   memos).
+//! - **`value_checked_at`** (per fast record) — a read of the value clock, when the groups
+//!   without a shared block were found current — the fast path's second compare (only blocks
+//!   moved).
+//! - **`resolved_at`**, **`block_bound_at`** (per pass) — a read of the stamp clock, when a fast
+//!   group's owner was resolved or a shared block's group bound at its current slot — the pass's
+//!   later draws of the same value, which take that slot without resolving.
 
 #![cfg_attr(not(test), warn(clippy::unwrap_used))]
 // Handles share their records through `Arc` so they are `Send + Sync` natively; on wasm32 wgpu's
@@ -40,60 +73,78 @@
 #![cfg_attr(target_arch = "wasm32", allow(clippy::arc_with_non_send_sync))]
 
 pub mod advisor;
-mod bind;
 mod binding;
+mod binding_arg;
 mod buffer;
 mod bundle;
 mod compute;
+mod compute_pass;
 mod descriptors;
 mod draw;
 mod effect;
-pub mod error;
+mod error;
 mod error_codes;
 mod frame;
 mod gpu;
+mod gpu_options;
+pub mod guides;
 #[doc(hidden)]
 pub mod inspect;
+pub mod low_level;
+mod op_handle;
+mod pass;
+mod pass_desc;
 mod readback;
 mod report;
+mod rgba_image;
+mod sampler;
+mod set_batch;
 mod shader;
 mod state;
 mod surface;
 mod target;
+mod target_desc;
 mod texture;
 pub mod typed;
+mod typed_binding;
+mod typed_ref;
 mod uniforms;
 
 pub use advisor::{Advice, Advisor, AdvisorReport};
-pub use bind::Bind;
-pub use binding::{Binding, SetBatch, TypedBinding};
+pub use binding::Binding;
+pub use binding_arg::BindingArg;
 pub use buffer::{Buffer, BufferDesc};
 pub use bundle::{Bundle, BundleRecorder};
 pub use compute::{Compute, ComputeDesc};
+pub use compute_pass::ComputePass;
 pub use descriptors::{DepthState, DrawRange, SamplerDesc, TargetSignature};
 pub use draw::{Draw, DrawDesc, IndexBuffer, VertexBuffer};
 pub use effect::{Effect, FULLSCREEN_VERTEX};
 pub use error::{
-    BindingError, BufferError, Error, ForeignGpuError, FrameError, Result, TargetError,
+    BindingError, BufferError, DeviceError, Error, ErrorCode, ForeignGpuError, FrameError, Result,
+    TargetError,
 };
 pub use error_codes::{CodeInfo, error_codes, explain};
-pub use frame::{ComputePass, Frame, Pass, PassDesc, PassTarget};
-pub use gpu::{Gpu, GpuOptions};
+pub use frame::Frame;
+pub use gpu::Gpu;
+pub use gpu_options::GpuOptions;
+pub use pass::Pass;
+pub use pass_desc::{PassDesc, PassTarget};
 pub use report::{Bound, FrameReport, SurfaceSkip, Verdict};
+pub use rgba_image::RgbaImage;
+pub use sampler::Sampler;
+pub use set_batch::SetBatch;
 pub use shader::Shader;
 pub use surface::{Surface, SurfaceDesc};
-pub use target::{RgbaImage, Target, TargetDesc};
-pub use texture::{Sampler, Texture, TextureDesc};
-pub use typed::{Plainness, TypedRef, Uniform};
+pub use target::Target;
+pub use target_desc::TargetDesc;
+pub use texture::{Texture, TextureDesc};
+pub use typed::{MemoryIsWgsl, Uniform};
+pub use typed_binding::TypedBinding;
+pub use typed_ref::TypedRef;
 pub use uniforms::{SharedUniforms, ValueArg};
-pub use vgpu_core::{
-    BackendChoice, DeviceError, ErrorCode, GpuContext, SharedDisplay, StatsSnapshot,
-    UncapturedError,
-};
-pub use vgpu_core::{Label, PackContext, SetError, ShaderError, TypeLayout, Value, value};
+pub use vgpu_core::{BackendChoice, Label, SetError, ShaderError, StatsSnapshot, Value, value};
 /// `#[derive(vgpu::Uniform)]`: a struct with named fields laid out as the WGSL struct of the same
 /// members; see [`typed`].
 pub use vgpu_derive::Uniform;
 pub use wgpu;
-
-pub mod guides;

@@ -28,7 +28,7 @@ impl Gpu {
     /// Errors carry naga's rendered diagnostic with `label`, line and column.
     pub fn shader(&self, label: &str, source: &str) -> Result<Shader> {
         self.ctx.check_device("Gpu::shader")?;
-        let core = vgpu_core::shader::Shader::for_context(&self.ctx, label, source)?;
+        let core = vgpu_core::Shader::for_context(&self.ctx, label, source)?;
         Ok(Shader {
             inner: Arc::new(ShaderRecord::new(core, self.id())),
         })
@@ -53,7 +53,7 @@ impl Shader {
         self.inner.label()
     }
     /// The reflection: bindings, entry points, layouts.
-    pub fn reflection(&self) -> &vgpu_core::shader::Shader {
+    pub fn reflection(&self) -> &vgpu_core::Shader {
         &self.inner.core
     }
 }

@@ -14,8 +14,9 @@ use vgpu_core::{DeviceError, GpuContext};
 
 use crate::descriptors::{GpuId, TargetSignature};
 use crate::error::{Result, foreign_gpu};
-use crate::gpu::{Gpu, GpuOptions};
-use crate::target::RgbaImage;
+use crate::gpu::Gpu;
+use crate::gpu_options::GpuOptions;
+use crate::rgba_image::RgbaImage;
 
 /// Describes a [`Surface`]. `Default`: 1×1, the window's sRGB format, Fifo, frame latency 2,
 /// no depth, one sample.

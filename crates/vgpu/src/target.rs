@@ -1,5 +1,6 @@
-//! Offscreen render targets: color (any renderable format), optional depth, optional MSAA;
-//! read-back as RGBA8 or floats; PNG output.
+//! [`Target`]: offscreen render targets: color (any renderable format), optional depth,
+//! optional MSAA (described by a [`TargetDesc`]); read-back as RGBA8 ([`RgbaImage`]) or floats;
+//! PNG output.
 
 use std::sync::Arc;
 
@@ -7,126 +8,14 @@ use crate::descriptors::TargetSignature;
 use crate::error::{Result, TargetError};
 use crate::gpu::Gpu;
 use crate::readback;
+use crate::rgba_image::RgbaImage;
 use crate::state::TargetRecord;
-
-/// Describes a [`Target`]. `Default`: 1×1 `Rgba8Unorm`, no depth, one sample.
-#[derive(Clone, Debug)]
-pub struct TargetDesc {
-    /// Label used in errors and wgpu messages.
-    pub label: String,
-    /// Width in pixels.
-    pub width: u32,
-    /// Height in pixels.
-    pub height: u32,
-    /// Color format (must be renderable).
-    pub format: wgpu::TextureFormat,
-    /// Whether the target has a color attachment (`false`: depth only, e.g. a shadow map).
-    pub color: bool,
-    /// Depth format, if the target has a depth attachment.
-    pub depth: Option<wgpu::TextureFormat>,
-    /// MSAA sample count (1 or 4); with 4, passes resolve into the single-sample color texture.
-    pub sample_count: u32,
-}
-
-impl Default for TargetDesc {
-    fn default() -> Self {
-        TargetDesc {
-            label: "target".to_owned(),
-            width: 1,
-            height: 1,
-            format: wgpu::TextureFormat::Rgba8Unorm,
-            color: true,
-            depth: None,
-            sample_count: 1,
-        }
-    }
-}
-
-impl TargetDesc {
-    /// A `width`×`height` `Rgba8Unorm` target.
-    pub fn new(width: u32, height: u32) -> Self {
-        TargetDesc {
-            width,
-            height,
-            ..Default::default()
-        }
-    }
-    /// A depth-only `width`×`height` target (a shadow map): no color attachment; bind its
-    /// depth with `Bind::TargetDepth` to a `texture_depth_2d`.
-    pub fn depth_only(width: u32, height: u32, format: wgpu::TextureFormat) -> Self {
-        TargetDesc {
-            width,
-            height,
-            color: false,
-            depth: Some(format),
-            ..Default::default()
-        }
-    }
-    /// Sets the label.
-    pub fn label(mut self, label: impl Into<String>) -> Self {
-        self.label = label.into();
-        self
-    }
-    /// Sets the color format.
-    pub fn format(mut self, format: wgpu::TextureFormat) -> Self {
-        self.format = format;
-        self
-    }
-    /// Adds a depth attachment.
-    pub fn depth(mut self, format: wgpu::TextureFormat) -> Self {
-        self.depth = Some(format);
-        self
-    }
-    /// Sets the MSAA sample count.
-    pub fn samples(mut self, count: u32) -> Self {
-        self.sample_count = count;
-        self
-    }
-}
+use crate::target_desc::TargetDesc;
 
 /// An offscreen render target. Cheap to clone (an `Arc`).
 #[derive(Clone, Debug)]
 pub struct Target {
     pub(crate) inner: Arc<TargetRecord>,
-}
-
-/// Tightly packed RGBA8 pixels read back from a target.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct RgbaImage {
-    /// Width in pixels.
-    pub width: u32,
-    /// Height in pixels.
-    pub height: u32,
-    /// `width * height * 4` bytes, row-major, top row first.
-    pub data: Vec<u8>,
-}
-
-impl RgbaImage {
-    /// The pixel at (`x`, `y`), or `None` outside the image.
-    pub fn pixel(&self, x: u32, y: u32) -> Option<[u8; 4]> {
-        if x >= self.width || y >= self.height {
-            return None;
-        }
-        let i = (y as usize * self.width as usize + x as usize) * 4;
-        self.data.get(i..i + 4).and_then(|p| p.try_into().ok())
-    }
-
-    /// Writes the image as an 8-bit RGBA PNG.
-    pub fn save_png(&self, path: impl AsRef<std::path::Path>) -> Result<()> {
-        let path = path.as_ref();
-        let err = |e: &dyn std::fmt::Display| TargetError::Png {
-            path: path.display().to_string(),
-            description: e.to_string(),
-        };
-        let file = std::fs::File::create(path).map_err(|e| err(&e))?;
-        let mut enc = png::Encoder::new(std::io::BufWriter::new(file), self.width, self.height);
-        enc.set_color(png::ColorType::Rgba);
-        enc.set_depth(png::BitDepth::Eight);
-        let mut w = enc.write_header().map_err(|e| err(&e))?;
-        w.write_image_data(&self.data).map_err(|e| err(&e))?;
-        w.finish().map_err(|e| err(&e))?;
-        Ok(())
-    }
 }
 
 /// How texels of a readable format decode.

@@ -40,11 +40,11 @@
 //! struct Flags { enabled: bool } // `bool` is not host-shareable in WGSL
 //! ```
 
-use std::any::TypeId;
-
+use vgpu_core::ScalarType;
 pub use vgpu_core::TypedMismatch;
-use vgpu_core::layout::ScalarType;
-pub use vgpu_core::typed_shape::{RustField, RustShape, const_max, round_up};
+// What `#[derive(vgpu::Uniform)]` generates names these (`::vgpu::typed::RustShape`, …).
+#[doc(hidden)]
+pub use vgpu_core::{RustField, RustShape, const_max, round_up};
 
 /// A Rust type with a WGSL host-shareable layout, set on uniform and storage bindings as a typed
 /// value (see the [module doc](self)). Derive it for structs with `#[derive(vgpu::Uniform)]`.
@@ -60,20 +60,21 @@ pub trait Uniform: 'static {
     const ALIGN: usize;
     /// True for scalars (an array of 2, 3 or 4 of them is laid out as a WGSL vector).
     const IS_SCALAR: bool = false;
-    /// Whether the value's memory is its WGSL bytes ([`Plainness`]): sets then compare and copy
-    /// the value as it lies, with no write into a scratch copy first. The derive computes it;
-    /// the default, [`Plainness::NO`], always holds.
-    const PLAIN: Plainness = Plainness::NO;
+    /// Whether the value's memory is its WGSL bytes ([`MemoryIsWgsl`]; the type is then
+    /// *plain*): sets then compare and copy the value as it lies, with no write into a scratch
+    /// copy first. The derive computes it; the default, [`MemoryIsWgsl::NO`], always holds.
+    const PLAIN: MemoryIsWgsl = MemoryIsWgsl::NO;
 
     /// Writes the value in WGSL's layout into `dst[..Self::SIZE]` (little-endian), padding as
     /// zeros: every byte of it. Panics if `dst` is shorter than `SIZE` (vgpu never passes one).
     fn write_wgsl(&self, dst: &mut [u8]);
 }
 
-/// Whether a [`Uniform`] type's memory is exactly its WGSL bytes: `size_of::<T>() == T::SIZE`,
-/// no padding byte anywhere (every byte initialized), each part at the offset WGSL gives it,
-/// little-endian. Only [`Plainness::NO`] can be had without `unsafe`: claiming plainness is a
-/// promise about memory that vgpu relies on when it reads a value's bytes in place.
+/// Whether a [`Uniform`] type's memory is exactly its WGSL bytes (the type is then *plain*):
+/// `size_of::<T>() == T::SIZE`, no padding byte anywhere (every byte initialized), each part at
+/// the offset WGSL gives it, little-endian. Only [`MemoryIsWgsl::NO`] can be had without
+/// `unsafe`: claiming plainness is a promise about memory that vgpu relies on when it reads a
+/// value's bytes in place.
 ///
 /// ```
 /// use vgpu::Uniform;
@@ -97,11 +98,11 @@ pub trait Uniform: 'static {
 /// struct Object { world: [[f32; 4]; 4] }
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Plainness(bool);
+pub struct MemoryIsWgsl(bool);
 
-impl Plainness {
+impl MemoryIsWgsl {
     /// Not known to be plain: sets write the value through [`Uniform::write_wgsl`].
-    pub const NO: Plainness = Plainness(false);
+    pub const NO: MemoryIsWgsl = MemoryIsWgsl(false);
 
     /// Plain.
     ///
@@ -109,8 +110,8 @@ impl Plainness {
     /// The type's every byte in memory must be initialized (no padding) and equal what
     /// [`Uniform::write_wgsl`] writes, for every value, and `size_of` the type must equal its
     /// `SIZE`.
-    pub const unsafe fn plain() -> Plainness {
-        Plainness(true)
+    pub const unsafe fn plain() -> MemoryIsWgsl {
+        MemoryIsWgsl(true)
     }
 
     /// Whether the type is plain.
@@ -118,14 +119,15 @@ impl Plainness {
         self.0
     }
 
-    /// `self` if `condition` holds, else [`Plainness::NO`] (for derived structs: plain fields
+    /// `self` if `condition` holds, else [`MemoryIsWgsl::NO`] (for derived structs: plain fields
     /// that tile the struct).
-    pub const fn and(self, condition: bool) -> Plainness {
-        Plainness(self.0 && condition)
+    pub const fn and(self, condition: bool) -> MemoryIsWgsl {
+        MemoryIsWgsl(self.0 && condition)
     }
 
     /// Plain when every part is (the derive combines its fields' plainness).
-    pub const fn all(parts: &[Plainness]) -> bool {
+    #[doc(hidden)] // Called by the code `#[derive(vgpu::Uniform)]` generates.
+    pub const fn all(parts: &[MemoryIsWgsl]) -> bool {
         let mut i = 0;
         while i < parts.len() {
             if !parts[i].0 {
@@ -137,7 +139,7 @@ impl Plainness {
     }
 }
 
-/// The value's WGSL bytes as they lie in memory, for a plain type (see [`Plainness`]).
+/// The value's WGSL bytes as they lie in memory, for a plain type (see [`MemoryIsWgsl`]).
 #[inline(always)]
 pub(crate) fn plain_bytes<T: Uniform>(value: &T) -> Option<&[u8]> {
     if T::PLAIN.is_plain() && std::mem::size_of::<T>() == T::SIZE {
@@ -151,119 +153,6 @@ pub(crate) fn plain_bytes<T: Uniform>(value: &T) -> Option<&[u8]> {
     }
 }
 
-/// A typed value, type-erased for [`Bind`](crate::Bind) and the state layer.
-pub(crate) trait ErasedUniform {
-    fn shape(&self) -> &'static RustShape;
-    fn rust_type(&self) -> &'static str;
-    fn type_key(&self) -> TypeId;
-    /// `TypeId::of` of the type, as a function (8 bytes where the id takes 16).
-    fn type_id_fn(&self) -> fn() -> TypeId;
-    fn size(&self) -> usize;
-    fn write(&self, dst: &mut [u8]);
-    /// The value's bytes as they lie, for a plain type (see [`Plainness`]).
-    fn plain(&self) -> Option<&[u8]>;
-}
-
-impl<T: Uniform> ErasedUniform for T {
-    fn shape(&self) -> &'static RustShape {
-        T::SHAPE
-    }
-    fn rust_type(&self) -> &'static str {
-        std::any::type_name::<T>()
-    }
-    fn type_key(&self) -> TypeId {
-        TypeId::of::<T>()
-    }
-    fn type_id_fn(&self) -> fn() -> TypeId {
-        TypeId::of::<T>
-    }
-    fn size(&self) -> usize {
-        T::SIZE
-    }
-    #[inline]
-    fn write(&self, dst: &mut [u8]) {
-        self.write_wgsl(dst);
-    }
-    #[inline]
-    fn plain(&self) -> Option<&[u8]> {
-        plain_bytes(self)
-    }
-}
-
-/// The Rust type last checked against a binding's WGSL type, or none, in 8 bytes (a binding's
-/// content stays 24): the `TypeId::of` function of the type, compared by address and, when the
-/// addresses differ (one type's function may exist at several addresses), by the id it returns.
-/// Two types' functions never share an address: they return different constants.
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct CheckedType(Option<fn() -> TypeId>);
-
-impl CheckedType {
-    /// No type checked yet.
-    pub(crate) fn none() -> Self {
-        CheckedType(None)
-    }
-
-    /// `value`'s Rust type, checked.
-    pub(crate) fn of(value: &TypedRef<'_>) -> Self {
-        CheckedType(Some(value.0.type_id_fn()))
-    }
-
-    /// Whether `value` is of the checked type.
-    #[inline]
-    pub(crate) fn holds(self, value: &TypedRef<'_>) -> bool {
-        let Some(checked) = self.0 else {
-            return false;
-        };
-        let f = value.0.type_id_fn();
-        std::ptr::fn_addr_eq(checked, f) || checked() == f()
-    }
-}
-
-/// A borrowed typed value (what `Bind::Typed` holds): any [`Uniform`].
-#[derive(Clone, Copy)]
-pub struct TypedRef<'a>(pub(crate) &'a dyn ErasedUniform);
-
-impl<'a> TypedRef<'a> {
-    /// Borrows `value`.
-    pub fn new<T: Uniform>(value: &'a T) -> Self {
-        TypedRef(value)
-    }
-
-    /// The Rust type's name.
-    pub fn rust_type(&self) -> &'static str {
-        self.0.rust_type()
-    }
-
-    /// Its size in WGSL's layout.
-    pub fn size(&self) -> usize {
-        self.0.size()
-    }
-
-    pub(crate) fn shape(&self) -> &'static RustShape {
-        self.0.shape()
-    }
-
-    pub(crate) fn type_key(&self) -> TypeId {
-        self.0.type_key()
-    }
-
-    /// Writes the value's WGSL bytes into `dst` (exactly `size()` bytes).
-    pub(crate) fn write(&self, dst: &mut [u8]) {
-        self.0.write(dst);
-    }
-
-    /// The value's WGSL bytes as they lie in memory, for a plain type (see [`Plainness`]).
-    pub(crate) fn plain(&self) -> Option<&[u8]> {
-        self.0.plain()
-    }
-}
-
-impl std::fmt::Debug for TypedRef<'_> {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "TypedRef({})", self.rust_type())
-    }
-}
-
 macro_rules! scalar {
     ($t:ty, $s:ident) => {
         impl Uniform for $t {
@@ -272,10 +161,10 @@ macro_rules! scalar {
             const ALIGN: usize = std::mem::size_of::<$t>();
             const IS_SCALAR: bool = true;
             // SAFETY: a number has no padding; in little-endian memory it is its WGSL bytes.
-            const PLAIN: Plainness = if cfg!(target_endian = "little") {
-                unsafe { Plainness::plain() }
+            const PLAIN: MemoryIsWgsl = if cfg!(target_endian = "little") {
+                unsafe { MemoryIsWgsl::plain() }
             } else {
-                Plainness::NO
+                MemoryIsWgsl::NO
             };
             #[inline]
             fn write_wgsl(&self, dst: &mut [u8]) {
@@ -308,7 +197,7 @@ impl<T: Uniform, const N: usize> Uniform for [T; N] {
     };
     /// Plain elements `SIZE` bytes apart, as WGSL strides them (a `vec4`, a `mat4x4`, an array
     /// of them; not a `vec3` array or a `mat3x3`, whose columns WGSL pads to 16 bytes).
-    const PLAIN: Plainness =
+    const PLAIN: MemoryIsWgsl =
         T::PLAIN.and(round_up(T::SIZE, T::ALIGN) == T::SIZE && std::mem::size_of::<T>() == T::SIZE);
 
     #[inline]
@@ -341,7 +230,7 @@ fn write_columns<const R: usize>(columns: &[[f32; R]], stride: usize, dst: &mut 
 #[cfg(any(feature = "glam", feature = "mint"))]
 macro_rules! vector {
     ($t:ty, $s:ident, $prim:ty, $n:literal, $to:expr) => {
-        vector!($t, $s, $prim, $n, $to, Plainness::NO);
+        vector!($t, $s, $prim, $n, $to, MemoryIsWgsl::NO);
     };
     ($t:ty, $s:ident, $prim:ty, $n:literal, $to:expr, plain) => {
         // SAFETY: `$t` is `$n` packed `$prim`s in component order (a `repr(C)` struct or a SIMD
@@ -354,15 +243,15 @@ macro_rules! vector {
             $n,
             $to,
             if cfg!(target_endian = "little") && std::mem::size_of::<$t>() == $n * 4 {
-                unsafe { Plainness::plain() }
+                unsafe { MemoryIsWgsl::plain() }
             } else {
-                Plainness::NO
+                MemoryIsWgsl::NO
             }
         );
     };
     ($t:ty, $s:ident, $prim:ty, $n:literal, $to:expr, $plain:expr) => {
         impl Uniform for $t {
-            const PLAIN: Plainness = $plain;
+            const PLAIN: MemoryIsWgsl = $plain;
             const SHAPE: &'static RustShape = &RustShape::Vector {
                 scalar: ScalarType::$s,
                 components: $n,
@@ -384,7 +273,7 @@ macro_rules! vector {
 #[cfg(any(feature = "glam", feature = "mint"))]
 macro_rules! matrix {
     ($t:ty, $n:literal, $to:expr) => {
-        matrix!($t, $n, $to, Plainness::NO);
+        matrix!($t, $n, $to, MemoryIsWgsl::NO);
     };
     ($t:ty, $n:literal, $to:expr, plain) => {
         // SAFETY: `$t` is `$n` columns of `$n` packed `f32`s, column after column, with no
@@ -398,15 +287,15 @@ macro_rules! matrix {
                 && std::mem::size_of::<$t>() == $n * $n * 4
                 && $n * 4 == if $n == 2 { 8 } else { 16 }
             {
-                unsafe { Plainness::plain() }
+                unsafe { MemoryIsWgsl::plain() }
             } else {
-                Plainness::NO
+                MemoryIsWgsl::NO
             }
         );
     };
     ($t:ty, $n:literal, $to:expr, $plain:expr) => {
         impl Uniform for $t {
-            const PLAIN: Plainness = $plain;
+            const PLAIN: MemoryIsWgsl = $plain;
             const SHAPE: &'static RustShape = &RustShape::Matrix {
                 scalar: ScalarType::F32,
                 columns: $n,

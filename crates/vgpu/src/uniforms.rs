@@ -12,13 +12,14 @@
 
 use std::sync::Arc;
 
-use vgpu_core::value::Value;
+use vgpu_core::Value;
 use vgpu_uniforms::OwnerKey;
 
 use crate::error::Result;
 use crate::gpu::Gpu;
 use crate::state::BlockRecord;
-use crate::typed::{TypedRef, Uniform};
+use crate::typed::Uniform;
+use crate::typed_ref::TypedRef;
 
 /// A uniform struct shared by many draws. Cheap to clone (an `Arc`); draws that bind it keep it
 /// alive. Belongs to the `Gpu` that created it.

@@ -95,8 +95,8 @@ fn uniforms_textures_samplers_and_targets_of_another_gpu_are_refused_at_set() {
         // set_all refuses before applying anything.
         assert_foreign(
             draw.set_all([
-                ("globals", vgpu::Bind::Shared(&red)),
-                ("tex", vgpu::Bind::Texture(&their_tex)),
+                ("globals", vgpu::BindingArg::Shared(&red)),
+                ("tex", vgpu::BindingArg::Texture(&their_tex)),
             ]),
             "texture",
             "their texture",

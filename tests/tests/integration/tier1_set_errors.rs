@@ -11,7 +11,7 @@
 use std::num::NonZeroU64;
 
 use vgpu::{
-    Bind, Buffer, BufferDesc, ComputeDesc, Draw, DrawDesc, DrawRange, Gpu, IndexBuffer,
+    BindingArg, Buffer, BufferDesc, ComputeDesc, Draw, DrawDesc, DrawRange, Gpu, IndexBuffer,
     SamplerDesc, StatsSnapshot, Target, TargetDesc, TextureDesc, Value, VertexBuffer, value,
 };
 // Every case runs on the noop device, then on the device `VGPU_BACKEND` names.
@@ -444,7 +444,10 @@ fn destroyed_buffers_are_rejected_at_set_and_when_recorded() {
         let e = assert_code(draw.set("tint", &dead), "VGPU-SET-DESTROYED");
         assert!(e.to_string().contains("dead"), "{e}");
         assert_code(
-            draw.set("tint", Bind::BufferRange(&dead, 0, NonZeroU64::new(16))),
+            draw.set(
+                "tint",
+                BindingArg::BufferRange(&dead, 0, NonZeroU64::new(16)),
+            ),
             "VGPU-SET-DESTROYED",
         );
         assert_code(dead.write(0, &[0; 16]), "VGPU-BUFFER-DESTROYED");
@@ -564,33 +567,33 @@ fn out_of_range_buffer_ranges_are_rejected_at_set() {
         other
             .set(
                 "tint",
-                Bind::BufferRange(&uniform, 256, NonZeroU64::new(16)),
+                BindingArg::BufferRange(&uniform, 256, NonZeroU64::new(16)),
             )
             .unwrap();
-        let range_err = |b: Bind<'_>, what: &str| {
+        let range_err = |b: BindingArg<'_>, what: &str| {
             let e = assert_code(other.set("tint", b), "VGPU-SET-BUFFER-RANGE");
             assert!(e.to_string().contains("`tint`"), "{what}: {e}");
             e
         };
         range_err(
-            Bind::BufferRange(&uniform, 256, NonZeroU64::new(512)),
+            BindingArg::BufferRange(&uniform, 256, NonZeroU64::new(512)),
             "past the end",
         );
         range_err(
-            Bind::BufferRange(&uniform, 1024, None),
+            BindingArg::BufferRange(&uniform, 1024, None),
             "offset past the end",
         );
         range_err(
-            Bind::BufferRange(&uniform, 4, NonZeroU64::new(16)),
+            BindingArg::BufferRange(&uniform, 4, NonZeroU64::new(16)),
             "misaligned offset",
         );
         range_err(
-            Bind::BufferRange(&uniform, 0, NonZeroU64::new(8)),
+            BindingArg::BufferRange(&uniform, 0, NonZeroU64::new(8)),
             "smaller than the WGSL type",
         );
-        range_err(Bind::Buffer(&storage_only), "no UNIFORM usage");
+        range_err(BindingArg::Buffer(&storage_only), "no UNIFORM usage");
         range_err(
-            Bind::RawBufferBinding(wgpu::BufferBinding {
+            BindingArg::RawBufferBinding(wgpu::BufferBinding {
                 buffer: uniform.raw(),
                 offset: 256,
                 size: NonZeroU64::new(u64::MAX),
@@ -598,7 +601,7 @@ fn out_of_range_buffer_ranges_are_rejected_at_set() {
             "offset + size overflows",
         );
         range_err(
-            Bind::RawBufferBinding(wgpu::BufferBinding {
+            BindingArg::RawBufferBinding(wgpu::BufferBinding {
                 buffer: uniform.raw(),
                 offset: 0,
                 size: NonZeroU64::new(u64::MAX),
@@ -614,7 +617,7 @@ fn out_of_range_buffer_ranges_are_rejected_at_set() {
                     usage: wgpu::BufferUsages::UNIFORM,
                 })
                 .unwrap();
-            range_err(Bind::Buffer(&huge), "over the binding size limit");
+            range_err(BindingArg::Buffer(&huge), "over the binding size limit");
         }
         // Still the range set before the rejections: one frame renders, with no new group.
         gpu.frame(|f| f.pass(&target, |p| p.draw(&other))).unwrap();
@@ -645,7 +648,7 @@ fn wrong_texture_and_sampler_kinds_are_rejected_at_set() {
         let target = small_target(gpu);
         render(gpu, &draw, &target, [10, 20, 30, 40], "good texture");
 
-        let kind = |b: Bind<'_>, binding: &str, what: &str| {
+        let kind = |b: BindingArg<'_>, binding: &str, what: &str| {
             let e = assert_code(draw.set(binding, b), "VGPU-SET-KIND");
             assert!(
                 e.to_string().contains(&format!("`{binding}`")),
@@ -659,7 +662,7 @@ fn wrong_texture_and_sampler_kinds_are_rejected_at_set() {
                 ..Default::default()
             })
             .unwrap();
-        let e = kind(Bind::Texture(&uint), "tex", "uint texture");
+        let e = kind(BindingArg::Texture(&uint), "tex", "uint texture");
         assert!(e.to_string().contains("Rgba32Uint"), "{e}");
         assert!(e.to_string().contains("binds as texture_2d<u32>"), "{e}");
         let depth = gpu
@@ -670,7 +673,7 @@ fn wrong_texture_and_sampler_kinds_are_rejected_at_set() {
             ))
             .unwrap();
         let e = kind(
-            Bind::TargetDepth(&depth),
+            BindingArg::TargetDepth(&depth),
             "tex",
             "depth to a filterable float",
         );
@@ -680,11 +683,15 @@ fn wrong_texture_and_sampler_kinds_are_rejected_at_set() {
             "{e}"
         );
         kind(
-            Bind::TargetColor(&depth),
+            BindingArg::TargetColor(&depth),
             "tex",
             "a depth-only target's color",
         );
-        kind(Bind::TargetDepth(&target), "tex", "a target without depth");
+        kind(
+            BindingArg::TargetDepth(&target),
+            "tex",
+            "a target without depth",
+        );
         if !gpu
             .context()
             .features()
@@ -696,19 +703,27 @@ fn wrong_texture_and_sampler_kinds_are_rejected_at_set() {
                     ..Default::default()
                 })
                 .unwrap();
-            let e = kind(Bind::Texture(&float), "tex", "unfilterable float");
+            let e = kind(BindingArg::Texture(&float), "tex", "unfilterable float");
             let message = e.to_string();
             assert!(message.contains("Rgba32Float"), "{message}");
             assert!(message.contains("not filterable"), "{message}");
             assert!(message.contains("FLOAT32_FILTERABLE"), "{message}");
         }
-        kind(Bind::Sampler(&nearest), "tex", "a sampler for a texture");
-        kind(Bind::Texture(&good), "samp", "a texture for a sampler");
+        kind(
+            BindingArg::Sampler(&nearest),
+            "tex",
+            "a sampler for a texture",
+        );
+        kind(
+            BindingArg::Texture(&good),
+            "samp",
+            "a texture for a sampler",
+        );
         let shadow = gpu.sampler(&SamplerDesc::shadow()).unwrap();
-        let e = kind(Bind::Sampler(&shadow), "samp", "a comparison sampler");
+        let e = kind(BindingArg::Sampler(&shadow), "samp", "a comparison sampler");
         assert!(e.to_string().contains("binds as sampler_comparison"), "{e}");
         kind(
-            Bind::from(value! { x: 1.0 }),
+            BindingArg::from(value! { x: 1.0 }),
             "tex",
             "a value for a texture",
         );
@@ -733,11 +748,11 @@ fn wrong_texture_and_sampler_kinds_are_rejected_at_set() {
             )
             .unwrap();
         assert_code(
-            depth_draw.set("shadow_map", Bind::TargetDepth(&msaa)),
+            depth_draw.set("shadow_map", BindingArg::TargetDepth(&msaa)),
             "VGPU-SET-KIND",
         );
         depth_draw
-            .set("shadow_map", Bind::TargetDepth(&depth))
+            .set("shadow_map", BindingArg::TargetDepth(&depth))
             .unwrap();
         depth_draw.set("cmp", &shadow).unwrap();
         gpu.frame(|f| f.pass(&depth, |_| Ok(()))).unwrap();
@@ -1037,8 +1052,11 @@ fn rejected_sets_do_not_make_bundles_stale() {
         replay(gpu, &bundle, &target).expect("after a wrong shape");
         assert_code(
             draw.set_all([
-                ("object", Bind::from(value! { color: [5.0; 4], gain: 1.0 })),
-                ("nope", Bind::from(value! { x: 1.0 })),
+                (
+                    "object",
+                    BindingArg::from(value! { color: [5.0; 4], gain: 1.0 }),
+                ),
+                ("nope", BindingArg::from(value! { x: 1.0 })),
             ]),
             "VGPU-SET-BINDING-UNKNOWN",
         );
@@ -1057,8 +1075,11 @@ fn set_all_applies_all_or_nothing() {
         // A valid first entry, an unknown second: neither applies.
         assert_code(
             draw.set_all([
-                ("object", Bind::from(value! { color: [50.0; 4], gain: 1.0 })),
-                ("nope", Bind::from(value! { x: 1.0 })),
+                (
+                    "object",
+                    BindingArg::from(value! { color: [50.0; 4], gain: 1.0 }),
+                ),
+                ("nope", BindingArg::from(value! { x: 1.0 })),
             ]),
             "VGPU-SET-BINDING-UNKNOWN",
         );
@@ -1066,8 +1087,11 @@ fn set_all_applies_all_or_nothing() {
         // The same binding twice, the second invalid.
         assert_code(
             draw.set_all([
-                ("object", Bind::from(value! { color: [50.0; 4], gain: 1.0 })),
-                ("object", Bind::from(value! { color: [1.0, 2.0] })),
+                (
+                    "object",
+                    BindingArg::from(value! { color: [50.0; 4], gain: 1.0 }),
+                ),
+                ("object", BindingArg::from(value! { color: [1.0, 2.0] })),
             ]),
             "VGPU-SET-VALUE-INVALID",
         );
@@ -1075,9 +1099,9 @@ fn set_all_applies_all_or_nothing() {
         // Member shorthand first, then a buffer on a value-latched binding.
         assert_code(
             draw.set_all([
-                ("gain", Bind::from(Value::from(5.0))),
-                ("value", Bind::from(Value::from([9.0, 9.0, 9.0, 9.0]))),
-                ("tint", Bind::from(&dead)),
+                ("gain", BindingArg::from(Value::from(5.0))),
+                ("value", BindingArg::from(Value::from([9.0, 9.0, 9.0, 9.0]))),
+                ("tint", BindingArg::from(&dead)),
             ]),
             "VGPU-SET-OWNERSHIP",
         );
@@ -1095,15 +1119,18 @@ fn set_all_applies_all_or_nothing() {
         let second = params_buffer(gpu, "second", [40.0; 4]);
         other
             .set_all([
-                ("object", Bind::from(value! { color: [0.0; 4], gain: 0.0 })),
-                ("tint", Bind::from(&first)),
+                (
+                    "object",
+                    BindingArg::from(value! { color: [0.0; 4], gain: 0.0 }),
+                ),
+                ("tint", BindingArg::from(&first)),
             ])
             .unwrap();
         render(gpu, &other, &target, [30; 4], "first buffer");
         assert_code(
             other.set_all([
-                ("tint", Bind::from(&second)),
-                ("object", Bind::from(&second)),
+                ("tint", BindingArg::from(&second)),
+                ("object", BindingArg::from(&second)),
             ]),
             "VGPU-SET-OWNERSHIP",
         );
@@ -1114,8 +1141,8 @@ fn set_all_applies_all_or_nothing() {
         let block = gpu.uniforms(value! { value: [7.0; 4] }).unwrap();
         assert_code(
             draw.set_all([
-                ("tint", Bind::from(&block)),
-                ("nope", Bind::from(Value::from(1.0))),
+                ("tint", BindingArg::from(&block)),
+                ("nope", BindingArg::from(Value::from(1.0))),
             ]),
             "VGPU-SET-BINDING-UNKNOWN",
         );
@@ -1140,8 +1167,11 @@ fn set_all_applies_all_or_nothing() {
         let fresh = probe(gpu);
         assert_code(
             fresh.set_all([
-                ("object", Bind::from(value! { color: [1.0; 4], gain: 1.0 })),
-                ("tint", Bind::from(&dead)),
+                (
+                    "object",
+                    BindingArg::from(value! { color: [1.0; 4], gain: 1.0 }),
+                ),
+                ("tint", BindingArg::from(&dead)),
             ]),
             "VGPU-SET-DESTROYED",
         );

@@ -130,8 +130,12 @@ fn packed(wgsl: &str, name: &str, value: &Value) -> Vec<u8> {
     let shader = vgpu_core::Shader::new("typed", wgsl).unwrap();
     let plan = shader.binding(name).unwrap().plan.clone().unwrap();
     let mut bytes = vec![0u8; plan.size()];
-    plan.pack(value, &mut bytes, &vgpu::PackContext::new("typed", name))
-        .unwrap();
+    plan.pack(
+        value,
+        &mut bytes,
+        &vgpu::low_level::PackContext::new("typed", name),
+    )
+    .unwrap();
     bytes
 }
 

@@ -13,7 +13,7 @@
 use std::num::NonZeroU64;
 
 use vgpu::{
-    Bind, BufferDesc, ComputeDesc, Draw, DrawDesc, Gpu, PassDesc, RgbaImage, SamplerDesc,
+    BindingArg, BufferDesc, ComputeDesc, Draw, DrawDesc, Gpu, PassDesc, RgbaImage, SamplerDesc,
     TargetDesc, TextureDesc, Value, value,
 };
 use vgpu_tests::{assert_all_pixels, f32_bytes, fullscreen};
@@ -496,7 +496,7 @@ fn vgpu_buffers_bind_live_to_uniform_and_storage_bindings() {
         .unwrap();
     draw.set(
         "extra",
-        Bind::BufferRange(&ranged, align, NonZeroU64::new(32)),
+        BindingArg::BufferRange(&ranged, align, NonZeroU64::new(32)),
     )
     .unwrap();
     assert_all_pixels(
@@ -760,7 +760,7 @@ fn a_depth_only_targets_depth_is_sampled_as_texture_depth_2d() {
             }",
         );
         sampled
-            .set("shadow_map", Bind::TargetDepth(&shadow))
+            .set("shadow_map", BindingArg::TargetDepth(&shadow))
             .unwrap();
         sampled
             .set("nearest", &gpu.sampler(&SamplerDesc::nearest()).unwrap())
@@ -776,7 +776,7 @@ fn a_depth_only_targets_depth_is_sampled_as_texture_depth_2d() {
             }",
         );
         loaded
-            .set("shadow_map", Bind::TargetDepth(&shadow))
+            .set("shadow_map", BindingArg::TargetDepth(&shadow))
             .unwrap();
         vec![
             ("textureSample", sampled, gpu.target(4, 4).unwrap()),
@@ -842,14 +842,14 @@ fn a_depth_only_targets_depth_is_sampled_as_texture_depth_2d() {
     );
     compare
         .set_all([
-            ("shadow_map", Bind::TargetDepth(&shadow)),
+            ("shadow_map", BindingArg::TargetDepth(&shadow)),
             (
                 "shadow_sampler",
-                Bind::from(&gpu.sampler(&SamplerDesc::shadow()).unwrap()),
+                BindingArg::from(&gpu.sampler(&SamplerDesc::shadow()).unwrap()),
             ),
             (
                 "probe",
-                Bind::from(value! { reference: [0.19, 0.0, 0.0, 0.0] }),
+                BindingArg::from(value! { reference: [0.19, 0.0, 0.0, 0.0] }),
             ),
         ])
         .unwrap();
@@ -1041,11 +1041,14 @@ fn set_all_binds_several_kinds_at_once() {
         .unwrap();
     let before = gpu.stats();
     draw.set_all([
-        ("object", Bind::from(value! { color: [1.0, 2.0, 3.0, 4.0] })),
-        ("tex", Bind::from(&tex)),
-        ("samp", Bind::from(&sampler)),
-        ("extra", Bind::from(&extra)),
-        ("view", Bind::from(&view)),
+        (
+            "object",
+            BindingArg::from(value! { color: [1.0, 2.0, 3.0, 4.0] }),
+        ),
+        ("tex", BindingArg::from(&tex)),
+        ("samp", BindingArg::from(&sampler)),
+        ("extra", BindingArg::from(&extra)),
+        ("view", BindingArg::from(&view)),
     ])
     .unwrap();
     assert_eq!(
@@ -1057,10 +1060,13 @@ fn set_all_binds_several_kinds_at_once() {
 
     // A second set_all replaces some bindings, member shorthand included.
     draw.set_all([
-        ("color", Bind::from(Value::from([0.0f32, 0.0, 0.0, 0.0]))),
+        (
+            "color",
+            BindingArg::from(Value::from([0.0f32, 0.0, 0.0, 0.0])),
+        ),
         (
             "view",
-            Bind::from(&gpu.uniforms(value! { tint: [0.0, 9.0, 0.0, 0.0] }).unwrap()),
+            BindingArg::from(&gpu.uniforms(value! { tint: [0.0, 9.0, 0.0, 0.0] }).unwrap()),
         ),
     ])
     .unwrap();

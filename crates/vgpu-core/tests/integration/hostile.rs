@@ -357,83 +357,98 @@ fn mutate(rng: &mut Rng, src: &str) -> String {
 fn deep_sources() -> Vec<(String, String)> {
     let mut v = Vec::new();
     for n in [10usize, 100, 1_000, 10_000, 100_000] {
-        v.push((
-            format!("parens {n}"),
-            format!(
-                "fn f() -> f32 {{ return {}1.0{}; }}",
-                "(".repeat(n),
-                ")".repeat(n)
-            ),
-        ));
-        v.push((
-            format!("braces {n}"),
-            format!("fn f() {{ {}{} }}", "{".repeat(n), "}".repeat(n)),
-        ));
-        v.push((
-            format!("unary {n}"),
-            format!("fn f(a: f32) -> f32 {{ return {}a; }}", "- ".repeat(n)),
-        ));
-        v.push((
-            format!("not {n}"),
-            format!("fn f(a: bool) -> bool {{ return {}a; }}", "! ".repeat(n)),
-        ));
-        v.push((
-            format!("binary {n}"),
-            format!("fn f(a: f32) -> f32 {{ return a{}; }}", " + a".repeat(n)),
-        ));
-        v.push((
-            format!("swizzle {n}"),
-            format!(
-                "fn f(a: vec4<f32>) -> vec4<f32> {{ return a{}; }}",
-                ".xyzw".repeat(n)
-            ),
-        ));
-        v.push((
-            format!("index {n}"),
-            format!(
-                "fn f(a: array<f32, 4>) -> f32 {{ var b = a; return b{}; }}",
-                "[0]".repeat(n)
-            ),
-        ));
-        v.push((
-            format!("template {n}"),
-            format!("alias T = {}f32{};", "array<".repeat(n), ", 2>".repeat(n)),
-        ));
-        v.push((
-            format!("ifs {n}"),
-            format!(
-                "fn f(a: f32) {{ {} }}",
-                "if a > 0.0 {".repeat(n) + &"}".repeat(n)
-            ),
-        ));
-        v.push((
-            format!("calls {n}"),
-            format!(
-                "fn f(a: f32) -> f32 {{ return {}a{}; }}",
-                "abs(".repeat(n),
-                ")".repeat(n)
-            ),
-        ));
-        v.push((
-            format!("comment {n}"),
-            format!("{}x{}", "/*".repeat(n), "*/".repeat(n)),
-        ));
-        if n <= 10_000 {
-            let mut s = String::from("struct S0 { a: f32 }\n");
-            for i in 1..n {
-                s += &format!("struct S{i} {{ a: S{} }}\n", i - 1);
-            }
-            s += &format!("@group(0) @binding(0) var<storage> u: S{};\n", n - 1);
-            v.push((format!("struct chain {n}"), s));
-            let mut s = String::new();
-            for i in 0..n {
-                s += &format!("const c{i} = c{} + 1;\n", i + 1);
-            }
-            s += &format!("const c{n} = 1;\n");
-            v.push((format!("const chain reversed {n}"), s));
-        }
+        v.extend(nested_sources(n));
     }
-    // Huge arrays, unknown types, absurd numbers.
+    v.extend(absurd_sources());
+    v.push(("too large".to_owned(), "x".repeat(1 << 20)));
+    v
+}
+
+/// Sources nesting one construct `n` deep (parentheses, blocks, operators, templates, calls,
+/// comments; struct and const chains up to 10 000).
+fn nested_sources(n: usize) -> Vec<(String, String)> {
+    let mut v = Vec::new();
+    v.push((
+        format!("parens {n}"),
+        format!(
+            "fn f() -> f32 {{ return {}1.0{}; }}",
+            "(".repeat(n),
+            ")".repeat(n)
+        ),
+    ));
+    v.push((
+        format!("braces {n}"),
+        format!("fn f() {{ {}{} }}", "{".repeat(n), "}".repeat(n)),
+    ));
+    v.push((
+        format!("unary {n}"),
+        format!("fn f(a: f32) -> f32 {{ return {}a; }}", "- ".repeat(n)),
+    ));
+    v.push((
+        format!("not {n}"),
+        format!("fn f(a: bool) -> bool {{ return {}a; }}", "! ".repeat(n)),
+    ));
+    v.push((
+        format!("binary {n}"),
+        format!("fn f(a: f32) -> f32 {{ return a{}; }}", " + a".repeat(n)),
+    ));
+    v.push((
+        format!("swizzle {n}"),
+        format!(
+            "fn f(a: vec4<f32>) -> vec4<f32> {{ return a{}; }}",
+            ".xyzw".repeat(n)
+        ),
+    ));
+    v.push((
+        format!("index {n}"),
+        format!(
+            "fn f(a: array<f32, 4>) -> f32 {{ var b = a; return b{}; }}",
+            "[0]".repeat(n)
+        ),
+    ));
+    v.push((
+        format!("template {n}"),
+        format!("alias T = {}f32{};", "array<".repeat(n), ", 2>".repeat(n)),
+    ));
+    v.push((
+        format!("ifs {n}"),
+        format!(
+            "fn f(a: f32) {{ {} }}",
+            "if a > 0.0 {".repeat(n) + &"}".repeat(n)
+        ),
+    ));
+    v.push((
+        format!("calls {n}"),
+        format!(
+            "fn f(a: f32) -> f32 {{ return {}a{}; }}",
+            "abs(".repeat(n),
+            ")".repeat(n)
+        ),
+    ));
+    v.push((
+        format!("comment {n}"),
+        format!("{}x{}", "/*".repeat(n), "*/".repeat(n)),
+    ));
+    if n <= 10_000 {
+        let mut s = String::from("struct S0 { a: f32 }\n");
+        for i in 1..n {
+            s += &format!("struct S{i} {{ a: S{} }}\n", i - 1);
+        }
+        s += &format!("@group(0) @binding(0) var<storage> u: S{};\n", n - 1);
+        v.push((format!("struct chain {n}"), s));
+        let mut s = String::new();
+        for i in 0..n {
+            s += &format!("const c{i} = c{} + 1;\n", i + 1);
+        }
+        s += &format!("const c{n} = 1;\n");
+        v.push((format!("const chain reversed {n}"), s));
+    }
+    v
+}
+
+/// Huge arrays, unknown types, absurd numbers.
+fn absurd_sources() -> Vec<(String, String)> {
+    let mut v = Vec::new();
     for (name, src) in [
         (
             "huge array",
@@ -513,7 +528,6 @@ fn deep_sources() -> Vec<(String, String)> {
     ] {
         v.push((name.to_owned(), src.to_owned()));
     }
-    v.push(("too large".to_owned(), "x".repeat(1 << 20)));
     v
 }
 

@@ -4,7 +4,7 @@ use std::num::NonZeroU64;
 
 use glam::{Mat4, Vec3};
 use vgpu::{
-    Bind, Buffer, BufferDesc, Draw, DrawDesc, FrameReport, Gpu, SharedUniforms, Target, value,
+    BindingArg, Buffer, BufferDesc, Draw, DrawDesc, FrameReport, Gpu, SharedUniforms, Target, value,
 };
 
 use super::{
@@ -104,10 +104,10 @@ fn quads(gpu: &Gpu) -> Quads {
             )
             .expect("object");
             let paint_bind = match i {
-                0 => Bind::Buffer(&paint),
-                1 => Bind::RawBuffer(&raw),
-                2 => Bind::BufferRange(&ranged, align, NonZeroU64::new(16)),
-                _ => Bind::Value(value! { color: COLORS[3] }),
+                0 => BindingArg::Buffer(&paint),
+                1 => BindingArg::RawBuffer(&raw),
+                2 => BindingArg::BufferRange(&ranged, align, NonZeroU64::new(16)),
+                _ => BindingArg::Value(value! { color: COLORS[3] }),
             };
             d.set("paint", paint_bind).expect("paint");
             d

@@ -2,7 +2,7 @@
 
 use glam::{Mat4, Vec3};
 use vgpu::{
-    Bind, BufferDesc, Draw, DrawDesc, FrameReport, Gpu, PassDesc, SharedUniforms, Target,
+    BindingArg, BufferDesc, Draw, DrawDesc, FrameReport, Gpu, PassDesc, SharedUniforms, Target,
     TargetDesc, value,
 };
 
@@ -121,12 +121,12 @@ impl Everything {
             .map(|i| {
                 let d = gpu.draw(&lit, DrawDesc::default()).expect("lit draw");
                 d.set_all([
-                    ("frame", Bind::Shared(&camera)),
-                    ("object", Bind::Value(object(i))),
-                    ("shadow", Bind::TargetDepth(&shadow_map)),
-                    ("shadow_sampler", Bind::Sampler(&shadow_sampler)),
-                    ("albedo", Bind::Texture(&albedo)),
-                    ("albedo_sampler", Bind::Sampler(&linear)),
+                    ("frame", BindingArg::Shared(&camera)),
+                    ("object", BindingArg::Value(object(i))),
+                    ("shadow", BindingArg::TargetDepth(&shadow_map)),
+                    ("shadow_sampler", BindingArg::Sampler(&shadow_sampler)),
+                    ("albedo", BindingArg::Texture(&albedo)),
+                    ("albedo_sampler", BindingArg::Sampler(&linear)),
                 ])
                 .expect("lit bindings");
                 d

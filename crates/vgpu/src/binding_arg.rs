@@ -1,23 +1,27 @@
-//! [`Bind`]: everything a binding can be set to.
+//! [`BindingArg`]: what a binding is given (a value, a shared uniforms block, a buffer, a
+//! texture, a sampler), and its lowering to the state's `BindingInput`.
 
 use vgpu_core::Label;
-use vgpu_core::value::Value;
+use vgpu_core::Value;
 
 use crate::buffer::Buffer;
 use crate::descriptors::GpuId;
 use crate::error::{Result, foreign_gpu};
-use crate::state::{BindingInput, BufferInput, SamplerInput, ValueInput, ViewInput, ViewOwner};
+use crate::sampler::Sampler;
+use crate::state::{BindingInput, BufferInput, SamplerInput, ViewInput, ViewOwner};
 use crate::target::Target;
-use crate::texture::{Sampler, Texture};
-use crate::typed::{TypedRef, Uniform};
+use crate::texture::Texture;
+use crate::typed::Uniform;
+use crate::typed_ref::TypedRef;
 use crate::uniforms::SharedUniforms;
 
-/// What [`Draw::set`](crate::Draw::set) accepts; built through `From` conversions, so you pass
+/// What a binding is given: a value, a shared uniforms block, a buffer, a texture or a sampler
+/// (what [`Draw::set`](crate::Draw::set) accepts). Built through `From` conversions, so you pass
 /// the value itself: `draw.set("object", value! { … })`, `draw.set("frame", &camera)`,
 /// `draw.set("data", &buffer)`, `draw.set("tex", &texture)`, `draw.set("object", &typed)`.
 #[derive(Debug)]
 #[non_exhaustive]
-pub enum Bind<'a> {
+pub enum BindingArg<'a> {
     /// A library-owned struct value (owned).
     Value(Value),
     /// A library-owned struct value (borrowed; packed without cloning).
@@ -53,11 +57,30 @@ pub enum Bind<'a> {
     RawSampler(&'a wgpu::Sampler),
 }
 
-impl<'a> Bind<'a> {
-    /// Lowers to what the state layer takes, after checking that every handle belongs to `gpu`
-    /// (`VGPU-FOREIGN-GPU` otherwise, naming the operation, whose label `op` gives only then,
-    /// and its `binding`).
+impl BindingArg<'_> {
+    /// Lowers to what the state layer takes: a value as it is (it holds no handle), a handle
+    /// after checking that it belongs to `gpu` (`VGPU-FOREIGN-GPU` otherwise, naming the
+    /// operation, whose label `op` gives only then, and its `binding`).
+    #[inline]
     pub(crate) fn lower(
+        &self,
+        gpu: GpuId,
+        op: &dyn Fn() -> Label,
+        binding: &str,
+    ) -> Result<BindingInput<'_>> {
+        // Values (the common case) inline here: they hold no handle to check.
+        Ok(match self {
+            BindingArg::ValueRef(v) => BindingInput::Value(v),
+            BindingArg::Typed(value) => BindingInput::Typed(*value),
+            BindingArg::Bytes(bytes) => BindingInput::Bytes(bytes),
+            BindingArg::Value(v) => BindingInput::Value(v),
+            _ => return self.lower_checked(gpu, op, binding),
+        })
+    }
+
+    /// [`lower`](Self::lower), not inlined: handles checked against `gpu`.
+    #[inline(never)]
+    fn lower_checked(
         &self,
         gpu: GpuId,
         op: &dyn Fn() -> Label,
@@ -74,18 +97,18 @@ impl<'a> Bind<'a> {
             ))
         };
         Ok(match self {
-            Bind::Value(v) => BindingInput::Value(v),
-            Bind::ValueRef(v) => BindingInput::Value(v),
-            Bind::Bytes(bytes) => BindingInput::Bytes(bytes),
-            Bind::Typed(value) => BindingInput::Typed(*value),
-            Bind::Shared(block) => {
+            BindingArg::Value(v) => BindingInput::Value(v),
+            BindingArg::ValueRef(v) => BindingInput::Value(v),
+            BindingArg::Bytes(bytes) => BindingInput::Bytes(bytes),
+            BindingArg::Typed(value) => BindingInput::Typed(*value),
+            BindingArg::Shared(block) => {
                 check(block.inner.gpu, "uniforms block", &block.inner.label)?;
                 BindingInput::Block(&block.inner)
             }
-            Bind::Buffer(b) | Bind::BufferRange(b, ..) => {
+            BindingArg::Buffer(b) | BindingArg::BufferRange(b, ..) => {
                 check(b.inner.gpu, "buffer", &b.inner.label)?;
                 let (offset, size) = match self {
-                    Bind::BufferRange(_, offset, size) => (*offset, *size),
+                    BindingArg::BufferRange(_, offset, size) => (*offset, *size),
                     _ => (0, None),
                 };
                 BindingInput::Buffer(BufferInput {
@@ -96,71 +119,41 @@ impl<'a> Bind<'a> {
                     label: &b.inner.label,
                 })
             }
-            Bind::RawBuffer(raw) => BindingInput::Buffer(BufferInput {
+            BindingArg::RawBuffer(raw) => BindingInput::Buffer(BufferInput {
                 raw,
                 offset: 0,
                 size: None,
                 record: None,
                 label: "wgpu buffer",
             }),
-            Bind::RawBufferBinding(bb) => BindingInput::Buffer(BufferInput {
+            BindingArg::RawBufferBinding(bb) => BindingInput::Buffer(BufferInput {
                 raw: bb.buffer,
                 offset: bb.offset,
                 size: bb.size,
                 record: None,
                 label: "wgpu buffer binding",
             }),
-            Bind::Texture(t) => lower_view(ViewSource::Texture(t), check)?,
-            Bind::TargetColor(t) => lower_view(ViewSource::TargetColor(t), check)?,
-            Bind::TargetDepth(t) => lower_view(ViewSource::TargetDepth(t), check)?,
-            Bind::RawView(view) => BindingInput::View(ViewInput {
+            BindingArg::Texture(t) => lower_view(ViewSource::Texture(t), check)?,
+            BindingArg::TargetColor(t) => lower_view(ViewSource::TargetColor(t), check)?,
+            BindingArg::TargetDepth(t) => lower_view(ViewSource::TargetDepth(t), check)?,
+            BindingArg::RawView(view) => BindingInput::View(ViewInput {
                 view,
                 format: Some(view.texture().format()),
                 samples: view.texture().sample_count(),
                 owner: ViewOwner::Raw,
                 what: "a wgpu texture view",
             }),
-            Bind::Sampler(s) => {
+            BindingArg::Sampler(s) => {
                 check(s.inner.gpu, "sampler", "sampler")?;
                 BindingInput::Sampler(SamplerInput {
                     raw: &s.inner.sampler,
                     record: Some(&s.inner),
                 })
             }
-            Bind::RawSampler(raw) => BindingInput::Sampler(SamplerInput { raw, record: None }),
+            BindingArg::RawSampler(raw) => {
+                BindingInput::Sampler(SamplerInput { raw, record: None })
+            }
         })
-    }
-}
-
-/// A value taken out of its [`Bind`] by value (the borrowed kinds need no drop); values need no
-/// lowering: they hold no handle.
-pub(crate) enum GivenValue<'a> {
-    Owned(Value),
-    Input(ValueInput<'a>),
-}
-
-impl GivenValue<'_> {
-    /// The value as the state layer takes it.
-    #[inline]
-    pub(crate) fn as_input(&self) -> ValueInput<'_> {
-        match self {
-            GivenValue::Owned(v) => ValueInput::Value(v),
-            GivenValue::Input(input) => *input,
-        }
-    }
-}
-
-impl<'a> Bind<'a> {
-    /// The value this is, or `self` when it is a handle (to [`lower`](Self::lower)).
-    #[inline]
-    pub(crate) fn into_value(self) -> std::result::Result<GivenValue<'a>, Bind<'a>> {
-        match self {
-            Bind::Typed(value) => Ok(GivenValue::Input(ValueInput::Typed(value))),
-            Bind::ValueRef(v) => Ok(GivenValue::Input(ValueInput::Value(v))),
-            Bind::Bytes(bytes) => Ok(GivenValue::Input(ValueInput::Bytes(bytes))),
-            Bind::Value(v) => Ok(GivenValue::Owned(v)),
-            other => Err(other),
-        }
     }
 }
 
@@ -216,65 +209,65 @@ fn lower_view<'a>(
     })
 }
 
-impl<'a, T: Uniform> From<&'a T> for Bind<'a> {
+impl<'a, T: Uniform> From<&'a T> for BindingArg<'a> {
     fn from(v: &'a T) -> Self {
-        Bind::Typed(TypedRef::new(v))
+        BindingArg::Typed(TypedRef::new(v))
     }
 }
 
-impl From<Value> for Bind<'_> {
+impl From<Value> for BindingArg<'_> {
     fn from(v: Value) -> Self {
-        Bind::Value(v)
+        BindingArg::Value(v)
     }
 }
-impl<'a> From<&'a Value> for Bind<'a> {
+impl<'a> From<&'a Value> for BindingArg<'a> {
     fn from(v: &'a Value) -> Self {
-        Bind::ValueRef(v)
+        BindingArg::ValueRef(v)
     }
 }
-impl<'a> From<&'a SharedUniforms> for Bind<'a> {
+impl<'a> From<&'a SharedUniforms> for BindingArg<'a> {
     fn from(v: &'a SharedUniforms) -> Self {
-        Bind::Shared(v)
+        BindingArg::Shared(v)
     }
 }
-impl<'a> From<&'a Buffer> for Bind<'a> {
+impl<'a> From<&'a Buffer> for BindingArg<'a> {
     fn from(v: &'a Buffer) -> Self {
-        Bind::Buffer(v)
+        BindingArg::Buffer(v)
     }
 }
-impl<'a> From<&'a wgpu::Buffer> for Bind<'a> {
+impl<'a> From<&'a wgpu::Buffer> for BindingArg<'a> {
     fn from(v: &'a wgpu::Buffer) -> Self {
-        Bind::RawBuffer(v)
+        BindingArg::RawBuffer(v)
     }
 }
-impl<'a> From<wgpu::BufferBinding<'a>> for Bind<'a> {
+impl<'a> From<wgpu::BufferBinding<'a>> for BindingArg<'a> {
     fn from(v: wgpu::BufferBinding<'a>) -> Self {
-        Bind::RawBufferBinding(v)
+        BindingArg::RawBufferBinding(v)
     }
 }
-impl<'a> From<&'a Texture> for Bind<'a> {
+impl<'a> From<&'a Texture> for BindingArg<'a> {
     fn from(v: &'a Texture) -> Self {
-        Bind::Texture(v)
+        BindingArg::Texture(v)
     }
 }
-impl<'a> From<&'a wgpu::TextureView> for Bind<'a> {
+impl<'a> From<&'a wgpu::TextureView> for BindingArg<'a> {
     fn from(v: &'a wgpu::TextureView) -> Self {
-        Bind::RawView(v)
+        BindingArg::RawView(v)
     }
 }
-impl<'a> From<&'a Sampler> for Bind<'a> {
+impl<'a> From<&'a Sampler> for BindingArg<'a> {
     fn from(v: &'a Sampler) -> Self {
-        Bind::Sampler(v)
+        BindingArg::Sampler(v)
     }
 }
-impl<'a> From<&'a wgpu::Sampler> for Bind<'a> {
+impl<'a> From<&'a wgpu::Sampler> for BindingArg<'a> {
     fn from(v: &'a wgpu::Sampler) -> Self {
-        Bind::RawSampler(v)
+        BindingArg::RawSampler(v)
     }
 }
-/// A target binds its (single-sample) color texture; use [`Bind::TargetDepth`] for depth.
-impl<'a> From<&'a Target> for Bind<'a> {
+/// A target binds its (single-sample) color texture; use [`BindingArg::TargetDepth`] for depth.
+impl<'a> From<&'a Target> for BindingArg<'a> {
     fn from(v: &'a Target) -> Self {
-        Bind::TargetColor(v)
+        BindingArg::TargetColor(v)
     }
 }

@@ -1,0 +1,76 @@
+//! [`GpuOptions`]: how to create a [`Gpu`](crate::Gpu): backend, adapter preference, features,
+//! limits, label and the display windows live on.
+
+use vgpu_core::{BackendChoice, ContextOptions, SharedDisplay};
+
+use crate::error::Result;
+
+/// How to create a [`Gpu`](crate::Gpu). `Default` reads nothing from the environment: see
+/// [`GpuOptions::from_env`].
+///
+/// ```
+/// let options = vgpu::GpuOptions { backend: vgpu::BackendChoice::Noop, ..Default::default() };
+/// let gpu = vgpu::Gpu::new(&options)?;
+/// assert!(gpu.is_noop());
+/// # Ok::<(), vgpu::Error>(())
+/// ```
+#[derive(Clone, Debug)]
+pub struct GpuOptions {
+    /// `Auto` prefers a hardware adapter, then Vulkan software (lavapipe), then GL software
+    /// (llvmpipe).
+    pub backend: BackendChoice,
+    /// Power preference among hardware adapters.
+    pub power_preference: wgpu::PowerPreference,
+    /// Features the device must have. Timestamp queries and f16 are added when available.
+    pub required_features: wgpu::Features,
+    /// Limits the device must have; `None` takes everything the adapter offers.
+    pub required_limits: Option<wgpu::Limits>,
+    /// Device label (shows in wgpu's messages).
+    pub label: String,
+    /// The display windows live on (winit: `event_loop.owned_display_handle()`), for window
+    /// surfaces: required by the GL backend, unused by Vulkan, Metal and DX12.
+    pub display: Option<SharedDisplay>,
+}
+
+impl Default for GpuOptions {
+    fn default() -> Self {
+        let c = ContextOptions::default();
+        GpuOptions {
+            backend: c.backend,
+            power_preference: c.power_preference,
+            required_features: c.required_features,
+            required_limits: c.required_limits,
+            label: c.label,
+            display: None,
+        }
+    }
+}
+
+impl GpuOptions {
+    /// Defaults, with the backend from `VGPU_BACKEND=auto|vulkan|gl|metal|dx12|webgpu|noop` (unset
+    /// means `auto`).
+    /// An unknown value is an error naming the accepted values.
+    pub fn from_env() -> Result<Self> {
+        Ok(GpuOptions {
+            backend: vgpu_core::backend_from_env()?,
+            ..Default::default()
+        })
+    }
+
+    /// Sets the display windows live on (see [`display`](Self::display)).
+    pub fn with_display(mut self, display: impl wgpu::wgt::WgpuHasDisplayHandle) -> Self {
+        self.display = Some(SharedDisplay::new(display));
+        self
+    }
+
+    pub(crate) fn context_options(&self) -> ContextOptions {
+        ContextOptions {
+            backend: self.backend,
+            power_preference: self.power_preference,
+            required_features: self.required_features,
+            required_limits: self.required_limits.clone(),
+            label: self.label.clone(),
+            display: self.display.clone(),
+        }
+    }
+}

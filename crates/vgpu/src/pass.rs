@@ -1,0 +1,199 @@
+//! [`Pass`]: a render pass being recorded: draws (the per-draw fast path), bundles, viewport and
+//! scissor, the raw wgpu pass.
+
+use crate::bundle::Bundle;
+use crate::descriptors::{DrawRange, GpuId, TargetSignature};
+use crate::draw::Draw;
+use crate::error::{Result, foreign_gpu};
+use crate::gpu::Gpu;
+use crate::state::inspect::RecordPath;
+use crate::state::{HeldState, InspectRecorder, PassBindings, PassInspect};
+
+/// A render pass being recorded.
+pub struct Pass<'p> {
+    /// The recording `Gpu`'s id.
+    gpu_id: GpuId,
+    /// `gpu_id` while the binding inspector is off, else [`GpuId::NONE`]: a draw whose id
+    /// equals it takes the fast path with one compare (else `draw_checked` sorts it out).
+    fast_gpu_id: GpuId,
+    /// The state, held for the pass (borrowed once per recorded draw).
+    held: HeldState<'p>,
+    rpass: &'p mut wgpu::RenderPass<'static>,
+    sig: TargetSignature,
+    /// `sig` interned (fast records compare this id).
+    signature_id: u32,
+    bound: PassBindings,
+    /// What the pass has bound, while the binding inspector is on (`crate::inspect`).
+    inspect: Option<Box<PassInspect>>,
+}
+
+impl std::fmt::Debug for Pass<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Pass")
+            .field("signature", &self.sig)
+            .finish_non_exhaustive()
+    }
+}
+
+impl<'p> Pass<'p> {
+    /// Records `draw` with its own vertex and instance counts. Each value it binds is seen as it
+    /// is now, even if set again later in the frame.
+    #[inline(always)]
+    pub fn draw(&mut self, draw: &Draw) -> Result<()> {
+        // One compare for a draw of this `Gpu` while the binding inspector is off.
+        if draw.gpu_id != self.fast_gpu_id {
+            return self.draw_checked(draw, None);
+        }
+        let mut state = self.held.borrow_mut();
+        if state.record_fast(
+            draw.inner.key,
+            &mut *self.rpass,
+            &mut self.bound,
+            self.signature_id,
+        ) {
+            return Ok(());
+        }
+        state.record_draw(
+            draw.inner.key,
+            &mut *self.rpass,
+            &mut self.bound,
+            self.sig,
+            self.signature_id,
+            None,
+        )
+    }
+
+    /// Records `draw` with explicit vertex (or index) and instance ranges.
+    pub fn draw_with(&mut self, draw: &Draw, range: DrawRange) -> Result<()> {
+        self.draw_checked(draw, Some(&range))
+    }
+
+    /// The full path of a draw, checked: a draw of another `Gpu` (`VGPU-FOREIGN-GPU`), one
+    /// recorded while the binding inspector is on, or one with explicit ranges. Cold for
+    /// [`draw`](Self::draw), which reaches it only for the first two.
+    #[cold]
+    #[inline(never)]
+    fn draw_checked(&mut self, draw: &Draw, range: Option<&DrawRange>) -> Result<()> {
+        if draw.gpu_id != self.gpu_id {
+            return Err(foreign_gpu("draw", &draw.label(), "recording the pass"));
+        }
+        if self.inspect.is_some() {
+            return self.draw_inspected(draw, range);
+        }
+        self.held.borrow_mut().record_draw(
+            draw.inner.key,
+            &mut *self.rpass,
+            &mut self.bound,
+            self.sig,
+            self.signature_id,
+            range,
+        )
+    }
+
+    /// [`draw`](Self::draw) (`range: None`) or [`draw_with`](Self::draw_with) while the binding
+    /// inspector is on: records through a recorder that notes the bind groups set, then logs
+    /// what the draw would read (`crate::inspect`).
+    #[cold]
+    #[inline(never)]
+    fn draw_inspected(&mut self, draw: &Draw, range: Option<&DrawRange>) -> Result<()> {
+        let Some(inspect) = self.inspect.as_deref_mut() else {
+            return Ok(());
+        };
+        let mut state = self.held.borrow_mut();
+        let mut rec = InspectRecorder::new(&mut *self.rpass, inspect);
+        let path = if range.is_none()
+            && state.record_fast(draw.inner.key, &mut rec, &mut self.bound, self.signature_id)
+        {
+            RecordPath::Fast
+        } else {
+            state.record_draw(
+                draw.inner.key,
+                &mut rec,
+                &mut self.bound,
+                self.sig,
+                self.signature_id,
+                range,
+            )?;
+            RecordPath::Full
+        };
+        if rec.drawn {
+            state.inspect_draw(draw.inner.key, inspect, path);
+        }
+        Ok(())
+    }
+
+    /// Replays a bundle. Fails with `VGPU-BUNDLE-STALE` if a resource it recorded was destroyed
+    /// or a draw in it was rebound, and `VGPU-BUNDLE-SIGNATURE` for another target signature.
+    pub fn execute(&mut self, bundle: &Bundle) -> Result<()> {
+        if bundle.gpu_id() != self.gpu_id {
+            return Err(foreign_gpu("bundle", bundle.label(), "recording the pass"));
+        }
+        bundle.check(self.sig)?;
+        self.rpass.execute_bundles(std::iter::once(bundle.raw()));
+        self.bound.reset();
+        if let Some(inspect) = self.inspect.as_deref_mut() {
+            inspect.reset();
+        }
+        self.bound.operations += bundle.len() as u64;
+        self.bound.bundle_draws += bundle.len() as u64;
+        Ok(())
+    }
+
+    /// Sets the viewport.
+    pub fn set_viewport(&mut self, x: f32, y: f32, w: f32, h: f32) {
+        self.rpass.set_viewport(x, y, w, h, 0.0, 1.0);
+    }
+
+    /// Sets the scissor rectangle.
+    pub fn set_scissor(&mut self, x: u32, y: u32, w: u32, h: u32) {
+        self.rpass.set_scissor_rect(x, y, w, h);
+    }
+
+    /// The target signature of this pass.
+    pub fn signature(&self) -> TargetSignature {
+        self.sig
+    }
+
+    /// The raw wgpu pass, for commands vgpu does not wrap. vgpu forgets what it had bound.
+    pub fn raw(&mut self) -> &mut wgpu::RenderPass<'static> {
+        self.bound.reset();
+        if let Some(inspect) = self.inspect.as_deref_mut() {
+            inspect.reset();
+        }
+        self.rpass
+    }
+}
+
+/// Records a render pass of `gpu` into `rpass`, whose attachments have signature `sig`: holds
+/// the state for the pass, runs `record` on the [`Pass`], then adds the pass's counts to the
+/// stats.
+pub(crate) fn record_pass(
+    gpu: &Gpu,
+    rpass: &mut wgpu::RenderPass<'static>,
+    sig: TargetSignature,
+    record: impl FnOnce(&mut Pass<'_>) -> Result<()>,
+) -> Result<()> {
+    let held = gpu.shared.hold();
+    let (signature_id, inspect) = {
+        let mut st = held.borrow_mut();
+        // Draws recorded into it may bind memoized uniform slots (`State::record_fast`).
+        st.engine.memos_in_use();
+        (st.signature_id(sig), st.inspect_pass())
+    };
+    let mut pass = Pass {
+        gpu_id: gpu.id(),
+        fast_gpu_id: match inspect {
+            None => gpu.id(),
+            Some(_) => GpuId::NONE,
+        },
+        held,
+        rpass,
+        sig,
+        signature_id,
+        bound: PassBindings::default(),
+        inspect,
+    };
+    let result = record(&mut pass);
+    pass.bound.flush(gpu.ctx.stats());
+    result
+}
