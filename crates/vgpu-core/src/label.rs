@@ -103,7 +103,7 @@ mod tests {
 
     #[test]
     fn short_labels_are_inline_and_long_ones_shared_with_the_same_text() {
-        assert_eq!(std::mem::size_of::<Label>(), 24);
+        assert_eq!(size_of::<Label>(), 24);
         for text in [
             "",
             "object 123",

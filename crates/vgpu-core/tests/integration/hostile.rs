@@ -6,7 +6,7 @@
 //! wrong lengths, deep nesting, huge arrays, odd field names) packed against many types.
 //! Every call runs under `catch_unwind`.
 
-#![allow(clippy::unwrap_used)]
+#![allow(clippy::unwrap_used, reason = "an unwrap in a test is an assertion")]
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::Arc;

@@ -10,7 +10,7 @@
 //! - struct: member i at roundUp(align_i, end of member i-1) (`@align` overrides align_i, `@size`
 //!   overrides the room taken); align = max member align; size = roundUp(align, end of last).
 
-#![allow(clippy::unwrap_used)]
+#![allow(clippy::unwrap_used, reason = "an unwrap in a test is an assertion")]
 
 use vgpu_core::{LayoutKind, Shader, TypeLayout};
 

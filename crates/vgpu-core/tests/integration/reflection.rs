@@ -1,7 +1,7 @@
 //! Tier 0 (pure CPU): reflection of entry points and bindings, layout descriptions and shader
 //! errors.
 
-#![allow(clippy::unwrap_used)]
+#![allow(clippy::unwrap_used, reason = "an unwrap in a test is an assertion")]
 
 use vgpu_core::{BindingKind, ErrorCode, SetError, Shader, ShaderError, Stage};
 

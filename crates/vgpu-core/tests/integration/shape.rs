@@ -1,7 +1,7 @@
 //! Tier 0 (pure CPU): `TypeLayout::shape_difference` compares layouts by shape (member names,
 //! types, offsets, sizes, array lengths and strides, nested structs), ignoring type names.
 
-#![allow(clippy::unwrap_used)]
+#![allow(clippy::unwrap_used, reason = "an unwrap in a test is an assertion")]
 
 use std::sync::Arc;
 

@@ -5,7 +5,7 @@
 //! break, `in_place` writing over a previous value (partial values, one member), `pod` typed
 //! values copied after a size check.
 
-#![allow(clippy::unwrap_used)]
+#![allow(clippy::unwrap_used, reason = "an unwrap in a test is an assertion")]
 
 mod in_place;
 mod pod;
