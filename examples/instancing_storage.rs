@@ -221,7 +221,7 @@ fn run() -> Result<(), Box<dyn std::error::Error>> {
                 vertex_buffers: vec![VertexBuffer {
                     buffer,
                     offset: 0,
-                    stride: std::mem::size_of::<Instance>() as u64,
+                    stride: size_of::<Instance>() as u64,
                     step_mode: wgpu::VertexStepMode::Instance,
                     attributes: wgpu::vertex_attr_array![
                         0 => Float32x2, 1 => Float32, 2 => Uint32

@@ -35,6 +35,7 @@ pub const SLOT_STRIDE: u64 = 256;
 pub const VALUE_SIZE: u64 = 64;
 
 /// One buffer of 256-byte slots, its CPU mirror, and the slots changed since the last flush.
+#[derive(Debug)]
 struct Page {
     buffer: wgpu::Buffer,
     bind_group: wgpu::BindGroup,
@@ -45,6 +46,7 @@ struct Page {
 }
 
 /// A set of pages with dirty tracking: values land in the mirror only when their bytes differ.
+#[derive(Debug)]
 struct SlotBuffer {
     pages: Vec<Page>,
     slots_per_page: usize,
@@ -161,6 +163,7 @@ impl SlotBuffer {
 }
 
 /// The raw wgpu renderer. See the module docs for the command stream.
+#[derive(Debug)]
 pub struct RawCapture {
     ctx: Arc<GpuContext>,
     scenario: Scenario,

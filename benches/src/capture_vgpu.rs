@@ -44,6 +44,7 @@ pub fn gpu_for(backend: vgpu::BackendChoice) -> Result<Gpu, BenchError> {
 }
 
 /// `--mode struct`: shared uniforms for the camera, a struct value per draw.
+#[derive(Debug)]
 pub struct StructCapture {
     gpu: Gpu,
     scenario: Scenario,
@@ -173,6 +174,7 @@ pub struct Object {
 
 /// `--mode typed`: [`StructCapture`] with typed values, a derived [`Frame`] for the camera and
 /// a derived [`Object`] per draw, set by binding name.
+#[derive(Debug)]
 pub struct TypedCapture {
     gpu: Gpu,
     scenario: Scenario,
@@ -302,6 +304,7 @@ impl FrameLoop for TypedCapture {
 }
 
 /// A user-owned buffer and the bytes last written to it.
+#[derive(Debug)]
 struct Written {
     buffer: Buffer,
     last: Cell<Mat4>,
@@ -332,6 +335,7 @@ impl Written {
 }
 
 /// `--mode buffer`: user-owned buffers bound by identity, one draw per (object, pass).
+#[derive(Debug)]
 pub struct BufferCapture {
     gpu: Gpu,
     scenario: Scenario,

@@ -25,6 +25,10 @@ static LIVE_BYTES: AtomicU64 = AtomicU64::new(0);
 #[global_allocator]
 static GLOBAL: CountingAllocator = CountingAllocator;
 
+#[expect(
+    unsafe_code,
+    reason = "a counting global allocator: `GlobalAlloc` is an unsafe trait; every method forwards to `System`"
+)]
 // SAFETY: every method forwards to `System` with the caller's arguments unchanged; the counter
 // has no effect on the memory returned.
 unsafe impl GlobalAlloc for CountingAllocator {

@@ -52,6 +52,7 @@ fn under_valgrind() -> bool {
 }
 
 #[cfg(all(target_os = "linux", target_env = "gnu"))]
+#[expect(unsafe_code, reason = "glibc's `mallopt`, through FFI")]
 fn set_thresholds(mmap: usize, trim: usize) -> bool {
     use std::ffi::c_int;
     unsafe extern "C" {

@@ -90,7 +90,7 @@ fn nice_step(max: f64, max_ticks: f64) -> f64 {
 }
 
 /// The layout of a `width`×`height` chart of `series`.
-pub fn layout(width: u32, height: u32, series: &[Series]) -> Layout {
+pub fn layout(width: u32, height: u32, series: &[Series<'_>]) -> Layout {
     let frames = series
         .iter()
         .map(|s| s.values.len())
@@ -225,7 +225,7 @@ pub fn render_plot(
     height: u32,
     title: &str,
     y_label: &str,
-    series: &[Series],
+    series: &[Series<'_>],
 ) -> Vec<u8> {
     let mut c = Canvas {
         width,
@@ -319,7 +319,7 @@ pub fn write_plot(
     path: &Path,
     title: &str,
     y_label: &str,
-    series: &[Series],
+    series: &[Series<'_>],
 ) -> std::io::Result<()> {
     let (width, height) = (960, 540);
     let pixels = render_plot(width, height, title, y_label, series);

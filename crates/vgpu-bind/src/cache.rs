@@ -437,7 +437,7 @@ impl BindGroupCache {
 
 #[cfg(test)]
 mod tests {
-    #![allow(clippy::unwrap_used)]
+    #![allow(clippy::unwrap_used, reason = "an unwrap in a test is an assertion")]
 
     use crate::{BindEntry, BindingStore};
     use vgpu_core::GpuContext;

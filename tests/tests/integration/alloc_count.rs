@@ -11,6 +11,10 @@ thread_local! {
     static COUNT: Cell<u64> = const { Cell::new(0) };
 }
 
+#[expect(
+    unsafe_code,
+    reason = "a counting global allocator: `GlobalAlloc` is an unsafe trait; every method forwards to `System`"
+)]
 // SAFETY: forwards to the system allocator; the counter is a thread-local `Cell` (no allocation).
 unsafe impl GlobalAlloc for Counting {
     unsafe fn alloc(&self, layout: Layout) -> *mut u8 {

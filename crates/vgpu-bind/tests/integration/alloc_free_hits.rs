@@ -2,7 +2,7 @@
 //!
 //! A counting global allocator counts alloc/realloc calls in an `AtomicU64`, per thread, while
 //! the thread switched counting on (other test threads and wgpu's threads are not counted).
-#![allow(clippy::unwrap_used)]
+#![allow(clippy::unwrap_used, reason = "an unwrap in a test is an assertion")]
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
@@ -26,6 +26,10 @@ fn note() {
     }
 }
 
+#[expect(
+    unsafe_code,
+    reason = "a counting global allocator: `GlobalAlloc` is an unsafe trait; every method forwards to `System`"
+)]
 // SAFETY: forwards every call to the system allocator unchanged.
 unsafe impl GlobalAlloc for CountingAlloc {
     unsafe fn alloc(&self, layout: Layout) -> *mut u8 {

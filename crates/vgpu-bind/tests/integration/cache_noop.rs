@@ -1,5 +1,5 @@
 //! Tier 1 (wgpu noop device): cache keys, hits, misses, targeted eviction, LRU bounds, errors.
-#![allow(clippy::unwrap_used)]
+#![allow(clippy::unwrap_used, reason = "an unwrap in a test is an assertion")]
 
 use std::num::{NonZeroU32, NonZeroU64};
 use std::sync::Arc;

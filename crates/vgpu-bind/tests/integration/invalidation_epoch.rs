@@ -1,6 +1,6 @@
 //! Tier 1 (wgpu noop device): the invalidation epoch that memoized bind groups are checked
 //! against moves on destroy and clear, never on a capacity (LRU) eviction.
-#![allow(clippy::unwrap_used)]
+#![allow(clippy::unwrap_used, reason = "an unwrap in a test is an assertion")]
 
 use crate::common::*;
 use vgpu_bind::{BindingStore, CacheConfig};

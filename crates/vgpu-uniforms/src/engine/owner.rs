@@ -23,7 +23,7 @@ pub(super) struct ExtraSlot {
 /// An owner's extra slots, boxed: most owners never have one, and the owner record (one per
 /// draw value) keeps 8 bytes for them instead of a vector's 24.
 #[derive(Debug, Default)]
-#[allow(
+#[expect(
     clippy::box_collection,
     reason = "8 bytes in every owner record where a vector takes 24: the box is the point"
 )]
@@ -196,4 +196,4 @@ pub(super) fn home_slot(
 // The owners of 100 000 draws pack densely (see `Owner`): a field added must fit or move out of
 // line. Checked at compile time: this crate has no unit tests (`[lib] test = false`), so the
 // test that pinned it until now never ran.
-const _: () = assert!(std::mem::size_of::<Owner>() <= 136);
+const _: () = assert!(size_of::<Owner>() <= 136);

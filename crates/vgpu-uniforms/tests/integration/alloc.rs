@@ -1,7 +1,11 @@
 //! Heap allocations per steady frame do not grow with the number of owners bound (docs/design.md
 //! §3.7),
 //! measured with a counting global allocator (counts only on the test's own thread).
-#![allow(missing_docs, clippy::unwrap_used)]
+#![allow(
+    missing_docs,
+    clippy::unwrap_used,
+    reason = "an unwrap in a test is an assertion; test items need no docs"
+)]
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
@@ -16,6 +20,10 @@ thread_local! {
     static COUNT: Cell<u64> = const { Cell::new(0) };
 }
 
+#[expect(
+    unsafe_code,
+    reason = "a counting global allocator: `GlobalAlloc` is an unsafe trait; every method forwards to `System`"
+)]
 // SAFETY: forwards to the system allocator; the counter is a thread-local `Cell` (no allocation).
 unsafe impl GlobalAlloc for Counting {
     unsafe fn alloc(&self, layout: Layout) -> *mut u8 {

@@ -1,6 +1,6 @@
 //! Tier 1: random frames checked against a model of snapshot semantics, by reading back on the
 //! noop device (it executes copies) what every recorded operation would see.
-#![allow(missing_docs, clippy::unwrap_used)]
+#![allow(missing_docs, clippy::unwrap_used, reason = "an unwrap in a test is an assertion; test items need no docs")]
 
 use std::collections::HashMap;
 
@@ -88,7 +88,7 @@ fn check_frame(
     ops: &[(SlotRef, OwnerKey, Vec<u8>)],
     frame: u64,
 ) {
-    let mut pages = std::collections::HashMap::new();
+    let mut pages = HashMap::new();
     for (slot, key, expected) in ops {
         let Some(buffer) = engine.buffer(slot.buffer) else {
             assert!(
@@ -164,7 +164,7 @@ fn random_frames_with_memoized_slots_every_operation_sees_its_snapshot() {
     let mut rng = Rng(0x5EED_0042);
     let mut owners = model_owners(&mut engine, true);
     // Stamp index -> (stamp, slot) taken right after a resolve.
-    let mut memos: std::collections::HashMap<usize, (u64, SlotRef)> = Default::default();
+    let mut memos: HashMap<usize, (u64, SlotRef)> = Default::default();
     let stamp = |engine: &UniformEngine, key: OwnerKey| {
         engine.stamps()[engine.stamp_slot(key).unwrap() as usize]
     };

@@ -1,7 +1,11 @@
 //! Tier 1 (noop device): what a set changes. The revision moves exactly when the bytes differ
 //! bitwise, through every way of setting (`set_bytes`, `update`, `update_sized`, a range write,
 //! `replace_bytes`), and a failed set changes nothing.
-#![allow(missing_docs, clippy::unwrap_used)]
+#![allow(
+    missing_docs,
+    clippy::unwrap_used,
+    reason = "an unwrap in a test is an assertion; test items need no docs"
+)]
 
 use crate::common::{mat, noop_engine, read_slot, submit_empty};
 use vgpu_core::ErrorCode as _;
@@ -47,7 +51,7 @@ fn revision_bumps_exactly_when_bytes_differ_bitwise() {
     #[derive(Debug)]
     enum PackError {
         Bad,
-        Engine(#[allow(dead_code)] vgpu_uniforms::UniformsError),
+        Engine(vgpu_uniforms::UniformsError),
     }
     impl From<vgpu_uniforms::UniformsError> for PackError {
         fn from(e: vgpu_uniforms::UniformsError) -> Self {

@@ -13,13 +13,12 @@ use ahash::AHashMap;
 use smallvec::SmallVec;
 use vgpu_bind::{BindEntry, BindingStore, LayoutKey};
 use vgpu_core::Label;
-use vgpu_uniforms::{EngineConfig, PageKey, UniformEngine};
+use vgpu_uniforms::{BufferKey, EngineConfig, PageKey, UniformEngine};
 
 use super::State;
 use super::command_sink::{CommandSink, MAX_DYNAMIC, MAX_GROUPS};
 use super::operation::OpKey;
 use super::program::ProgramBinding;
-use vgpu_uniforms::BufferKey;
 
 /// How a draw was recorded.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -228,7 +227,7 @@ impl State {
         };
         inspector.draws += 1;
         let draw = inspector.draws;
-        let page_of = |buffer: &wgpu::Buffer| -> Option<vgpu_uniforms::BufferKey> {
+        let page_of = |buffer: &wgpu::Buffer| -> Option<BufferKey> {
             page_resources
                 .keys()
                 .copied()

@@ -72,7 +72,7 @@ pub(crate) struct State {
     /// The render pipelines, by id and by what they are made of.
     render_pipelines: RenderPipelines,
     /// Distinct render states, shared by the draws that have them (never removed: few).
-    render_states: ahash::AHashSet<Arc<operation::RenderStateKey>>,
+    render_states: ahash::AHashSet<Arc<RenderStateKey>>,
     compute_pipelines: AHashMap<u64, (u64, wgpu::ComputePipeline)>,
     blocks: SecondaryMap<OwnerKey, BlockState>,
     /// Registry keys of the capture engine's page and storage buffers.

@@ -64,7 +64,7 @@ pub(crate) enum BindingContent {
     /// A shared uniforms block (held so it lives while bound).
     Block {
         owner: OwnerKey,
-        #[allow(
+        #[expect(
             dead_code,
             reason = "held, never read: keeps the block alive while bound"
         )]
@@ -370,9 +370,9 @@ impl Operation {
 /// lock the state: see `lock.rs`).
 #[derive(Debug)]
 pub(crate) enum Released {
-    #[allow(dead_code, reason = "held until dropped outside the borrow")]
+    #[expect(dead_code, reason = "held until dropped outside the borrow")]
     Content(BindingContent),
-    #[allow(dead_code, reason = "held until dropped outside the borrow")]
+    #[expect(dead_code, reason = "held until dropped outside the borrow")]
     Operation(Box<Operation>),
 }
 

@@ -32,10 +32,7 @@ const DISTANCE: usize = 8;
 /// The byte distance between neighbouring records in the state's `SlotMap<OpKey, Operation>`:
 /// slotmap's slot is the value (or a free-list link) followed by a `u32` version. Pinned by
 /// `slot_stride_matches_slotmap` below.
-const STRIDE: usize = slot_stride(
-    std::mem::size_of::<Operation>(),
-    std::mem::align_of::<Operation>(),
-);
+const STRIDE: usize = slot_stride(size_of::<Operation>(), align_of::<Operation>());
 
 /// The stride of a slotmap slot holding a value of `size` bytes aligned to `align`.
 const fn slot_stride(size: usize, align: usize) -> usize {
@@ -46,6 +43,17 @@ const fn slot_stride(size: usize, align: usize) -> usize {
 /// Asks the CPU for the fast part and group memos of the record [`DISTANCE`] slots after `op`
 /// (its first three cache lines). A hint: no effect on what any draw records.
 #[inline(always)]
+#[cfg_attr(
+    any(
+        target_arch = "x86_64",
+        all(target_arch = "x86", target_feature = "sse"),
+        target_arch = "aarch64"
+    ),
+    expect(
+        unsafe_code,
+        reason = "a prefetch hint: an intrinsic or one instruction of assembly"
+    )
+)]
 pub(crate) fn records_ahead(op: &Operation) {
     #[cfg(any(
         target_arch = "x86_64",
@@ -103,24 +111,18 @@ mod tests {
     /// A value with `Operation`'s size and alignment.
     #[repr(C)]
     struct LikeOperation {
-        _words: [u64; std::mem::size_of::<Operation>() / 8],
+        _words: [u64; size_of::<Operation>() / 8],
     }
 
     #[test]
     fn slot_stride_matches_slotmap() {
-        assert_eq!(
-            std::mem::size_of::<LikeOperation>(),
-            std::mem::size_of::<Operation>()
-        );
-        assert_eq!(
-            std::mem::align_of::<LikeOperation>(),
-            std::mem::align_of::<Operation>()
-        );
+        assert_eq!(size_of::<LikeOperation>(), size_of::<Operation>());
+        assert_eq!(align_of::<LikeOperation>(), align_of::<Operation>());
         let mut map = slotmap::SlotMap::<slotmap::DefaultKey, LikeOperation>::with_capacity(4);
         let keys: Vec<_> = (0..3)
             .map(|_| {
                 map.insert(LikeOperation {
-                    _words: [0; std::mem::size_of::<Operation>() / 8],
+                    _words: [0; size_of::<Operation>() / 8],
                 })
             })
             .collect();

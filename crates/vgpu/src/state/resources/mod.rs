@@ -123,17 +123,17 @@ impl Drop for BlockRecord {
 pub(crate) enum HeldResource {
     None,
     Buffer(Arc<BufferRecord>),
-    #[allow(
+    #[expect(
         dead_code,
         reason = "held, never read: keeps the texture alive while bound"
     )]
     Texture(Arc<TextureRecord>),
-    #[allow(
+    #[expect(
         dead_code,
         reason = "held, never read: keeps the target alive while bound"
     )]
     Target(Arc<TargetRecord>),
-    #[allow(
+    #[expect(
         dead_code,
         reason = "held, never read: keeps the sampler alive while bound"
     )]
