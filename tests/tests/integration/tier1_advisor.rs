@@ -6,7 +6,7 @@
 //! GPU-bound frames cannot be made on demand (the noop device measures no GPU time), so the
 //! verdict and the GPU-side advice are checked on constructed reports fed to an `Advisor`.
 
-#![allow(clippy::unwrap_used)]
+#![allow(clippy::unwrap_used, reason = "an unwrap in a test is an assertion")]
 
 use std::time::Duration;
 
@@ -232,7 +232,7 @@ fn following_the_bundle_advice_lowers_what_a_frame_records() {
             Ok(())
         })
         .unwrap();
-    s.gpu.set_advisor_frames(vgpu::Advisor::DEFAULT_FRAMES);
+    s.gpu.set_advisor_frames(Advisor::DEFAULT_FRAMES);
     for _ in 0..10 {
         s.gpu
             .frame(|f| f.pass(&s.target, |p| p.execute(&bundle)))

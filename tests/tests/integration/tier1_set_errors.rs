@@ -6,7 +6,7 @@
 //! (so no value's bytes or revision moved), a bundle recorded before the rejection still replays,
 //! and, on a real device, the draw still renders the previous value.
 
-#![allow(clippy::unwrap_used)]
+#![allow(clippy::unwrap_used, reason = "an unwrap in a test is an assertion")]
 
 use std::num::NonZeroU64;
 

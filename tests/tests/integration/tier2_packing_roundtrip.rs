@@ -14,7 +14,7 @@
 //! The device comes from `VGPU_BACKEND` (`vulkan` → lavapipe, `gl` → llvmpipe); on `noop` the
 //! tests return early.
 
-#![allow(clippy::unwrap_used)]
+#![allow(clippy::unwrap_used, reason = "an unwrap in a test is an assertion")]
 
 use std::collections::BTreeMap;
 use std::sync::Arc;

@@ -5,7 +5,7 @@
 //! back over several steady frames (the fast records, their value tokens and the pass's notes
 //! of bound blocks at work); the noop device runs the same frames and checks the counters.
 
-#![allow(clippy::unwrap_used)]
+#![allow(clippy::unwrap_used, reason = "an unwrap in a test is an assertion")]
 
 use vgpu::{
     Draw, DrawDesc, Gpu, Shader, SharedUniforms, StatsSnapshot, Target, Texture, TextureDesc,

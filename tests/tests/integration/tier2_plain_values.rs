@@ -5,7 +5,7 @@
 //! binding, a batch, `draw.set`, a shared block, a block set between two passes), read back from
 //! target pixels.
 
-#![allow(clippy::unwrap_used)]
+#![allow(clippy::unwrap_used, reason = "an unwrap in a test is an assertion")]
 
 use vgpu::{Gpu, RgbaImage, Uniform};
 use vgpu_tests::{assert_all_pixels, fullscreen};
@@ -130,8 +130,9 @@ fn plainness_follows_the_memory_layout() {
 }
 
 /// The bytes of a plain value as they lie in memory.
+#[expect(unsafe_code, reason = "reads a plain value's bytes to compare them with what vgpu wrote")]
 fn memory<T: Uniform>(value: &T) -> Vec<u8> {
-    assert!(T::PLAIN.is_plain() && std::mem::size_of::<T>() == T::SIZE);
+    assert!(T::PLAIN.is_plain() && size_of::<T>() == T::SIZE);
     // SAFETY: a plain type has no padding (every byte initialized); the slice covers the value.
     unsafe { std::slice::from_raw_parts((value as *const T).cast::<u8>(), T::SIZE) }.to_vec()
 }

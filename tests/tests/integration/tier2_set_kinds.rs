@@ -8,7 +8,7 @@
 //! The device comes from `VGPU_BACKEND` (`vulkan` → lavapipe, `gl` → llvmpipe); on `noop` the
 //! tests return early.
 
-#![allow(clippy::unwrap_used)]
+#![allow(clippy::unwrap_used, reason = "an unwrap in a test is an assertion")]
 
 use std::num::NonZeroU64;
 
@@ -278,9 +278,9 @@ fn a_per_pass_camera_on_two_pages_is_seen_by_every_draw_of_each_pass() {
             &format!("{VIEW_FS}\n{}", vgpu_tests::FULLSCREEN_VS),
         )
         .unwrap();
-    let draws: Vec<vgpu::Draw> = (0..W * h)
+    let draws: Vec<Draw> = (0..W * h)
         .map(|k| {
-            let desc = vgpu::DrawDesc {
+            let desc = DrawDesc {
                 label: format!("draw {k}"),
                 ..Default::default()
             };

@@ -454,7 +454,7 @@ fn surface_pass_in_the_apps_encoder_child() {
         builder.with_any_thread(true);
     }
     let event_loop = builder.build().expect("an event loop on $DISPLAY");
-    #[allow(
+    #[expect(
         deprecated,
         reason = "a window without running the event loop is enough here"
     )]

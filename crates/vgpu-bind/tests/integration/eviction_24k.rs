@@ -1,5 +1,5 @@
 //! Tier 1 (wgpu noop device): targeted eviction among 24 000 live bind groups.
-#![allow(clippy::unwrap_used)]
+#![allow(clippy::unwrap_used, reason = "an unwrap in a test is an assertion")]
 
 use crate::common::*;
 use vgpu_bind::BindEntry;
