@@ -462,7 +462,7 @@ impl Target {
 
 /// Waits for a target read-back (native targets; `VGPU-DEVICE-WOULD-BLOCK` on the web unless
 /// already done).
-fn blocking_read<T>(read: impl std::future::Future<Output = Result<T>>) -> Result<T> {
+fn blocking_read<T>(read: impl Future<Output = Result<T>>) -> Result<T> {
     vgpu_core::block_on("Target read-back", "Target::read_*_async", read)?
 }
 

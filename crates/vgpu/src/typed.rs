@@ -40,6 +40,14 @@
 //! struct Flags { enabled: bool } // `bool` is not host-shareable in WGSL
 //! ```
 
+#![expect(
+    unsafe_code,
+    reason = "plainness is a promise about memory (`MemoryIsWgsl::plain` is unsafe to claim, the \
+              impls here claim it for numbers, arrays and math types that are plain), and a plain \
+              value's bytes are read in place (`plain_bytes`): the typed set path's compare \
+              without a scratch copy"
+)]
+
 use vgpu_core::ScalarType;
 pub use vgpu_core::TypedMismatch;
 // What `#[derive(vgpu::Uniform)]` generates names these (`::vgpu::typed::RustShape`, …).
@@ -142,11 +150,11 @@ impl MemoryIsWgsl {
 /// The value's WGSL bytes as they lie in memory, for a plain type (see [`MemoryIsWgsl`]).
 #[inline(always)]
 pub(crate) fn plain_bytes<T: Uniform>(value: &T) -> Option<&[u8]> {
-    if T::PLAIN.is_plain() && std::mem::size_of::<T>() == T::SIZE {
+    if T::PLAIN.is_plain() && size_of::<T>() == T::SIZE {
         // SAFETY: `T::PLAIN` promises that every byte of a `T` is initialized (no padding) and
         // is its WGSL bytes; the slice covers the value exactly and borrows it.
         Some(unsafe {
-            std::slice::from_raw_parts((value as *const T).cast::<u8>(), std::mem::size_of::<T>())
+            std::slice::from_raw_parts((value as *const T).cast::<u8>(), size_of::<T>())
         })
     } else {
         None
@@ -160,8 +168,8 @@ macro_rules! scalar {
             const SIZE: usize = std::mem::size_of::<$t>();
             const ALIGN: usize = std::mem::size_of::<$t>();
             const IS_SCALAR: bool = true;
-            // SAFETY: a number has no padding; in little-endian memory it is its WGSL bytes.
             const PLAIN: MemoryIsWgsl = if cfg!(target_endian = "little") {
+                // SAFETY: a number has no padding; in little-endian memory it is its WGSL bytes.
                 unsafe { MemoryIsWgsl::plain() }
             } else {
                 MemoryIsWgsl::NO
@@ -198,7 +206,7 @@ impl<T: Uniform, const N: usize> Uniform for [T; N] {
     /// Plain elements `SIZE` bytes apart, as WGSL strides them (a `vec4`, a `mat4x4`, an array
     /// of them; not a `vec3` array or a `mat3x3`, whose columns WGSL pads to 16 bytes).
     const PLAIN: MemoryIsWgsl =
-        T::PLAIN.and(round_up(T::SIZE, T::ALIGN) == T::SIZE && std::mem::size_of::<T>() == T::SIZE);
+        T::PLAIN.and(round_up(T::SIZE, T::ALIGN) == T::SIZE && size_of::<T>() == T::SIZE);
 
     #[inline]
     fn write_wgsl(&self, dst: &mut [u8]) {
@@ -233,9 +241,6 @@ macro_rules! vector {
         vector!($t, $s, $prim, $n, $to, MemoryIsWgsl::NO);
     };
     ($t:ty, $s:ident, $prim:ty, $n:literal, $to:expr, plain) => {
-        // SAFETY: `$t` is `$n` packed `$prim`s in component order (a `repr(C)` struct or a SIMD
-        // lane vector of exactly `$n` lanes; the size check refuses anything larger), which in
-        // little-endian memory are the bytes the writer writes.
         vector!(
             $t,
             $s,
@@ -243,6 +248,9 @@ macro_rules! vector {
             $n,
             $to,
             if cfg!(target_endian = "little") && std::mem::size_of::<$t>() == $n * 4 {
+                // SAFETY: `$t` is `$n` packed `$prim`s in component order (a `repr(C)` struct or
+                // a SIMD lane vector of exactly `$n` lanes; the size check refuses anything
+                // larger), which in little-endian memory are the bytes the writer writes.
                 unsafe { MemoryIsWgsl::plain() }
             } else {
                 MemoryIsWgsl::NO
@@ -276,9 +284,6 @@ macro_rules! matrix {
         matrix!($t, $n, $to, MemoryIsWgsl::NO);
     };
     ($t:ty, $n:literal, $to:expr, plain) => {
-        // SAFETY: `$t` is `$n` columns of `$n` packed `f32`s, column after column, with no
-        // padding (the size check refuses anything larger); WGSL strides these columns at their
-        // size (`mat2x2f`, `mat4x4f`), so little-endian memory is what the writer writes.
         matrix!(
             $t,
             $n,
@@ -287,6 +292,10 @@ macro_rules! matrix {
                 && std::mem::size_of::<$t>() == $n * $n * 4
                 && $n * 4 == if $n == 2 { 8 } else { 16 }
             {
+                // SAFETY: `$t` is `$n` columns of `$n` packed `f32`s, column after column, with
+                // no padding (the size check refuses anything larger); WGSL strides these
+                // columns at their size (`mat2x2f`, `mat4x4f`), so little-endian memory is what
+                // the writer writes.
                 unsafe { MemoryIsWgsl::plain() }
             } else {
                 MemoryIsWgsl::NO
