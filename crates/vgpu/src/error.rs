@@ -242,9 +242,11 @@ impl std::fmt::Debug for Error {
         } else {
             format!("{code}: {message}")
         };
-        let message = format_args!("{message}");
         if !f.alternate() {
-            return f.debug_tuple("Error").field(&message).finish();
+            return f
+                .debug_tuple("Error")
+                .field(&format_args!("{message}"))
+                .finish();
         }
         let detail: &dyn std::fmt::Debug = match self {
             Error::Device(e) => e,
@@ -257,7 +259,7 @@ impl std::fmt::Debug for Error {
             Error::ForeignGpu(e) => e,
         };
         f.debug_struct("Error")
-            .field("message", &message)
+            .field("message", &format_args!("{message}"))
             .field("detail", detail)
             .finish()
     }
