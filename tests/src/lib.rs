@@ -2,6 +2,8 @@
 
 use vgpu::{Draw, DrawDesc, Gpu, RgbaImage};
 
+pub mod guides;
+
 /// A vertex stage whose three vertices cover the whole viewport (`vs_main`).
 pub const FULLSCREEN_VS: &str = "
 @vertex fn vs_main(@builtin(vertex_index) i: u32) -> @builtin(position) vec4f {

@@ -1,5 +1,5 @@
 //! `#[derive(vgpu::Uniform)]`: a Rust struct with named fields laid out as the WGSL struct of
-//! the same members (use it through `vgpu`, which re-exports it; see `vgpu::typed`).
+//! the same members (use it through `vgpu`, which re-exports it; see `vgpu::Uniform`).
 //!
 //! The generated impl computes each field's WGSL offset at compile time (`roundUp(AlignOf(T),
 //! offset)` after the previous field, as WGSL does), the struct's size and alignment, the shape
@@ -12,7 +12,7 @@
 //! each at its WGSL offset by `offset_of!`, tiling the struct with no padding), in which case
 //! vgpu compares and copies values as they lie. That claim is the one `unsafe` block the derive
 //! emits, behind those compile-time checks (the lint does not reach it: crates under
-//! `#![forbid(unsafe_code)]` derive too, as a doc test of `vgpu::typed::MemoryIsWgsl` checks).
+//! `#![forbid(unsafe_code)]` derive too, as a doc test of `vgpu::MemoryIsWgsl` checks).
 
 use proc_macro::TokenStream;
 use quote::{format_ident, quote};
@@ -141,7 +141,7 @@ fn layout_consts(name: &syn::Ident, f: &FieldTokens<'_>) -> proc_macro2::TokenSt
                 let mut offsets = [0usize; #count];
                 let mut at = 0usize;
                 #(
-                    offsets[#index] = ::vgpu::typed::round_up(at, <#types as ::vgpu::Uniform>::ALIGN);
+                    offsets[#index] = ::vgpu::__derive::round_up(at, <#types as ::vgpu::Uniform>::ALIGN);
                     at = offsets[#index] + <#types as ::vgpu::Uniform>::SIZE;
                 )*
                 let _ = at;
@@ -152,7 +152,7 @@ fn layout_consts(name: &syn::Ident, f: &FieldTokens<'_>) -> proc_macro2::TokenSt
             // cover the struct's WGSL size and the struct takes no more memory than that: then
             // no byte of it is padding and its memory is its WGSL bytes.
             #[doc(hidden)]
-            const __VGPU_UNIFORM_PLAIN: ::vgpu::typed::MemoryIsWgsl = if ::vgpu::typed::MemoryIsWgsl::all(&[
+            const __VGPU_UNIFORM_PLAIN: ::vgpu::MemoryIsWgsl = if ::vgpu::MemoryIsWgsl::all(&[
                 #( <#types as ::vgpu::Uniform>::PLAIN, )*
             ])
                 #( && ::core::mem::offset_of!(Self, #idents) == Self::#offsets[#index] )*
@@ -162,9 +162,9 @@ fn layout_consts(name: &syn::Ident, f: &FieldTokens<'_>) -> proc_macro2::TokenSt
                 // SAFETY: the checks above: plain fields (no padding, memory = WGSL bytes) at
                 // their WGSL offsets, tiling the struct's `SIZE` bytes, which are all of its
                 // memory.
-                unsafe { ::vgpu::typed::MemoryIsWgsl::plain() }
+                unsafe { ::vgpu::MemoryIsWgsl::plain() }
             } else {
-                ::vgpu::typed::MemoryIsWgsl::NO
+                ::vgpu::MemoryIsWgsl::NO
             };
         }
     }
@@ -189,20 +189,20 @@ fn uniform_impl(name: &syn::Ident, f: &FieldTokens<'_>) -> proc_macro2::TokenStr
         impl ::vgpu::Uniform for #name {
             const ALIGN: usize = {
                 let mut align = 1usize;
-                #( align = ::vgpu::typed::const_max(align, <#types as ::vgpu::Uniform>::ALIGN); )*
+                #( align = ::vgpu::__derive::const_max(align, <#types as ::vgpu::Uniform>::ALIGN); )*
                 align
             };
-            const SIZE: usize = ::vgpu::typed::round_up(
+            const SIZE: usize = ::vgpu::__derive::round_up(
                 Self::#offsets[#last] + <#last_ty as ::vgpu::Uniform>::SIZE,
                 <Self as ::vgpu::Uniform>::ALIGN,
             );
-            const PLAIN: ::vgpu::typed::MemoryIsWgsl = Self::__VGPU_UNIFORM_PLAIN;
-            const SHAPE: &'static ::vgpu::typed::RustShape = &::vgpu::typed::RustShape::Struct {
+            const PLAIN: ::vgpu::MemoryIsWgsl = Self::__VGPU_UNIFORM_PLAIN;
+            const SHAPE: &'static ::vgpu::__derive::RustShape = &::vgpu::__derive::RustShape::Struct {
                 name: #name_str,
                 size: <Self as ::vgpu::Uniform>::SIZE,
                 fields: &[
                     #(
-                        ::vgpu::typed::RustField {
+                        ::vgpu::__derive::RustField {
                             name: #names,
                             rust_type: #type_names,
                             offset: Self::#offsets[#index],

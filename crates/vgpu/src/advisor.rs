@@ -22,20 +22,11 @@ use vgpu_core::StatsSnapshot;
 
 use crate::report::{Bound, FrameReport, Verdict};
 
-/// Frames the advice looks at before it says anything.
-pub const MIN_FRAMES: usize = 8;
-/// Draws recorded the same way per frame before a bundle is advised.
-pub const BUNDLE_MIN_DRAWS: u64 = 32;
-/// Draws per pipeline (each binding its own value) before instancing is advised.
-pub const INSTANCING_MIN_DRAWS: u64 = 256;
-/// Unchanged sets per frame before they are mentioned.
-pub const UNCHANGED_MIN_SETS: u64 = 16;
-
 /// One piece of advice, with the evidence it rests on. `Display` gives the sentence for a person.
 #[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub enum Advice {
-    /// The same draws were recorded the same way in at least [`MIN_FRAMES`] of the newest frames
+    /// The same draws were recorded the same way in at least [`Advisor::MIN_FRAMES`] of the newest frames
     /// (same draw count, pipeline switches and bind-group changes; no bind group or pipeline
     /// created), and the
     /// frames were not GPU-bound: record them once as a render bundle ([`crate::Gpu::bundle`])
@@ -262,6 +253,14 @@ impl Default for Advisor {
 impl Advisor {
     /// Frames a `Gpu`'s advisor looks back over.
     pub const DEFAULT_FRAMES: usize = 120;
+    /// Frames the advice looks at before it says anything.
+    pub const MIN_FRAMES: usize = 8;
+    /// Draws recorded the same way per frame before a bundle is advised.
+    pub const BUNDLE_MIN_DRAWS: u64 = 32;
+    /// Draws per pipeline (each binding its own value) before instancing is advised.
+    pub const INSTANCING_MIN_DRAWS: u64 = 256;
+    /// Unchanged sets per frame before they are mentioned.
+    pub const UNCHANGED_MIN_SETS: u64 = 16;
 
     /// An advisor over the last `frames` frames (at least 1).
     pub fn new(frames: usize) -> Advisor {
@@ -308,7 +307,7 @@ impl Advisor {
         self.samples.clear();
     }
 
-    /// The verdict over the window and the advice that applies (none before [`MIN_FRAMES`]).
+    /// The verdict over the window and the advice that applies (none before [`Advisor::MIN_FRAMES`]).
     pub fn report(&self) -> AdvisorReport {
         let frames = self.samples.len();
         let encode = median_duration(self.samples.iter().map(|s| s.encode));
@@ -316,7 +315,7 @@ impl Advisor {
         let gpu = (!gpu_times.is_empty()).then(|| median_duration(gpu_times.iter().copied()));
         let verdict = Verdict::of(encode, gpu);
         let mut advice = Vec::new();
-        if frames >= MIN_FRAMES {
+        if frames >= Advisor::MIN_FRAMES {
             if verdict.bound == Bound::Gpu {
                 advice.extend(self.gpu_pass_dominates());
             } else {
@@ -335,7 +334,7 @@ impl Advisor {
 
     fn record_bundle(&self, encode: Duration) -> Option<Advice> {
         // The newest frames, back to the first that differs (warm-up frames create pipelines
-        // and groups): that run must span MIN_FRAMES.
+        // and groups): that run must span Advisor::MIN_FRAMES.
         let last = self.samples.back()?;
         let same = |s: &&Sample| {
             s.direct_draws() == last.direct_draws()
@@ -347,7 +346,7 @@ impl Advisor {
         };
         let frames = self.samples.iter().rev().take_while(same).count();
         let draws = last.direct_draws();
-        if draws < BUNDLE_MIN_DRAWS || frames < MIN_FRAMES {
+        if draws < Advisor::BUNDLE_MIN_DRAWS || frames < Advisor::MIN_FRAMES {
             return None;
         }
         let operations = median_u64(self.samples.iter().map(|s| s.stats.operations_recorded));
@@ -364,10 +363,10 @@ impl Advisor {
         let draws = median_u64(self.samples.iter().map(Sample::direct_draws));
         let pipelines = median_u64(self.samples.iter().map(|s| s.stats.set_pipeline_calls));
         let group_sets = median_u64(self.samples.iter().map(|s| s.stats.set_bind_group_calls));
-        let shared = pipelines > 0 && draws / pipelines >= INSTANCING_MIN_DRAWS;
+        let shared = pipelines > 0 && draws / pipelines >= Advisor::INSTANCING_MIN_DRAWS;
         // A bind-group change per draw: each draw binds a value of its own.
         let per_draw_values = group_sets.saturating_mul(10) >= draws.saturating_mul(9);
-        (draws >= INSTANCING_MIN_DRAWS && shared && per_draw_values).then_some(
+        (draws >= Advisor::INSTANCING_MIN_DRAWS && shared && per_draw_values).then_some(
             Advice::StorageInstancing {
                 draws,
                 pipelines,
@@ -380,7 +379,7 @@ impl Advisor {
         let with = self
             .samples
             .iter()
-            .filter(|s| s.stats.values_set_unchanged >= UNCHANGED_MIN_SETS)
+            .filter(|s| s.stats.values_set_unchanged >= Advisor::UNCHANGED_MIN_SETS)
             .count();
         (with * 4 >= self.samples.len() * 3).then(|| Advice::UnchangedSets {
             per_frame: median_u64(self.samples.iter().map(|s| s.stats.values_set_unchanged)),
@@ -401,7 +400,7 @@ impl Advisor {
             .copied()
             .filter(|s| s.stats.bind_groups_created > 0)
             .collect();
-        if steady.len() < MIN_FRAMES / 2 || creating.len() * 2 < steady.len() {
+        if steady.len() < Advisor::MIN_FRAMES / 2 || creating.len() * 2 < steady.len() {
             return None;
         }
         Some(Advice::BindGroupsInSteadyFrames {

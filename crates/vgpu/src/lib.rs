@@ -70,9 +70,15 @@
 #![cfg_attr(not(test), warn(clippy::unwrap_used))]
 // Handles share their records through `Arc` so they are `Send + Sync` natively; on wasm32 wgpu's
 // objects are neither, so neither are the records, and clippy's lint there is noise.
-#![cfg_attr(target_arch = "wasm32", allow(clippy::arc_with_non_send_sync))]
+#![cfg_attr(
+    target_arch = "wasm32",
+    allow(
+        clippy::arc_with_non_send_sync,
+        reason = "wgpu's objects are not Send on wasm32"
+    )
+)]
 
-pub mod advisor;
+mod advisor;
 mod binding;
 mod binding_arg;
 mod buffer;
@@ -87,7 +93,6 @@ mod error_codes;
 mod frame;
 mod gpu;
 mod gpu_options;
-pub mod guides;
 #[doc(hidden)]
 pub mod inspect;
 pub mod low_level;
@@ -105,7 +110,9 @@ mod surface;
 mod target;
 mod target_desc;
 mod texture;
-pub mod typed;
+#[cfg(not(target_arch = "wasm32"))]
+mod thread_safety;
+mod typed;
 mod typed_binding;
 mod typed_ref;
 mod uniforms;
@@ -143,8 +150,16 @@ pub use typed::{MemoryIsWgsl, Uniform};
 pub use typed_binding::TypedBinding;
 pub use typed_ref::TypedRef;
 pub use uniforms::{SharedUniforms, ValueArg};
+pub use vgpu_core::TypedMismatch;
 pub use vgpu_core::{BackendChoice, Label, SetError, ShaderError, StatsSnapshot, Value, value};
 /// `#[derive(vgpu::Uniform)]`: a struct with named fields laid out as the WGSL struct of the same
-/// members; see [`typed`].
+/// members; see the trait [`Uniform`](trait@Uniform).
 pub use vgpu_derive::Uniform;
+
+/// What `#[derive(vgpu::Uniform)]` expands to names these (`::vgpu::__derive::RustShape`, …):
+/// not an API.
+#[doc(hidden)]
+pub mod __derive {
+    pub use vgpu_core::{RustField, RustShape, const_max, round_up};
+}
 pub use wgpu;

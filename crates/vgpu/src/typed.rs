@@ -1,44 +1,4 @@
-//! Typed values: Rust types that know their WGSL layout ([`Uniform`]).
-//!
-//! `#[derive(vgpu::Uniform)]` on a struct with named fields, or the impls here for scalars,
-//! arrays and (behind the `glam` and `mint` features) glam and mint vectors and matrices, give a
-//! type its WGSL layout at compile time: each field's offset by the WGSL memory-layout rules, and
-//! a writer that puts each field's bytes there. Setting one (`draw.set("object", &object)`,
-//! `camera.set(&camera_value)`) checks the Rust type against the binding's reflected WGSL type
-//! once per binding (member names, order, types, offsets; `VGPU-SET-TYPED-LAYOUT` names the
-//! field, the WGSL type and the Rust type), then writes straight into the value's bytes: no
-//! [`Value`](crate::Value) tree, no interpreter, no allocation. A type whose memory already is
-//! its WGSL layout ([`Uniform::PLAIN`]: a `#[repr(C)]` struct of `vec4`s, `mat4x4`s, scalars, a
-//! `vec3` followed by a scalar, …) is compared and copied as it lies, not even written first.
-//!
-//! ```
-//! #[derive(vgpu::Uniform)]
-//! struct Light {
-//!     position: [f32; 3], // vec3<f32>: 12 bytes, aligned to 16
-//!     intensity: f32,     // at offset 12, as WGSL puts it
-//!     color: [f32; 4],    // at offset 16
-//! }
-//! use vgpu::Uniform as _;
-//! assert_eq!(<Light as vgpu::Uniform>::SIZE, 32);
-//! ```
-//!
-//! The derive takes structs with named fields (they are matched to WGSL members by name) and no
-//! generic parameters, whose fields are all `Uniform`; anything else does not compile:
-//!
-//! ```compile_fail
-//! #[derive(vgpu::Uniform)]
-//! struct Pair(f32, f32); // tuple struct: no names to match
-//! ```
-//!
-//! ```compile_fail
-//! #[derive(vgpu::Uniform)]
-//! struct Wrapper<T> { value: T } // generic
-//! ```
-//!
-//! ```compile_fail
-//! #[derive(vgpu::Uniform)]
-//! struct Flags { enabled: bool } // `bool` is not host-shareable in WGSL
-//! ```
+//! Typed values: Rust types that know their WGSL layout ([`Uniform`], documented there).
 
 #![expect(
     unsafe_code,
@@ -49,13 +9,52 @@
 )]
 
 use vgpu_core::ScalarType;
-pub use vgpu_core::TypedMismatch;
-// What `#[derive(vgpu::Uniform)]` generates names these (`::vgpu::typed::RustShape`, …).
-#[doc(hidden)]
-pub use vgpu_core::{RustField, RustShape, const_max, round_up};
+use vgpu_core::{RustShape, round_up};
 
-/// A Rust type with a WGSL host-shareable layout, set on uniform and storage bindings as a typed
-/// value (see the [module doc](self)). Derive it for structs with `#[derive(vgpu::Uniform)]`.
+/// Typed values: Rust types that know their WGSL layout.
+///
+/// `#[derive(vgpu::Uniform)]` on a struct with named fields, or the impls here for scalars,
+/// arrays and (behind the `glam` and `mint` features) glam and mint vectors and matrices, give a
+/// type its WGSL layout at compile time: each field's offset by the WGSL memory-layout rules, and
+/// a writer that puts each field's bytes there. Setting one (`draw.set("object", &object)`,
+/// `camera.set(&camera_value)`) checks the Rust type against the binding's reflected WGSL type
+/// once per binding (member names, order, types, offsets; `VGPU-SET-TYPED-LAYOUT` names the
+/// field, the WGSL type and the Rust type), then writes straight into the value's bytes: no
+/// [`Value`](crate::Value) tree, no interpreter, no allocation. A type whose memory already is
+/// its WGSL layout ([`Uniform::PLAIN`]: a `#[repr(C)]` struct of `vec4`s, `mat4x4`s, scalars, a
+/// `vec3` followed by a scalar, …) is compared and copied as it lies, not even written first.
+///
+/// ```
+/// #[derive(vgpu::Uniform)]
+/// struct Light {
+///     position: [f32; 3], // vec3<f32>: 12 bytes, aligned to 16
+///     intensity: f32,     // at offset 12, as WGSL puts it
+///     color: [f32; 4],    // at offset 16
+/// }
+/// use vgpu::Uniform as _;
+/// assert_eq!(<Light as vgpu::Uniform>::SIZE, 32);
+/// ```
+///
+/// The derive takes structs with named fields (they are matched to WGSL members by name) and no
+/// generic parameters, whose fields are all `Uniform`; anything else does not compile:
+///
+/// ```compile_fail
+/// #[derive(vgpu::Uniform)]
+/// struct Pair(f32, f32); // tuple struct: no names to match
+/// ```
+///
+/// ```compile_fail
+/// #[derive(vgpu::Uniform)]
+/// struct Wrapper<T> { value: T } // generic
+/// ```
+///
+/// ```compile_fail
+/// #[derive(vgpu::Uniform)]
+/// struct Flags { enabled: bool } // `bool` is not host-shareable in WGSL
+/// ```
+///
+/// A `Uniform` is set on uniform and storage bindings as a typed value. Derive it for structs
+/// with `#[derive(vgpu::Uniform)]`.
 ///
 /// Implementations must write every byte of `dst[..SIZE]` (each part at the offset its `SHAPE`
 /// gives, padding as zeros) and nothing past it; the derive and the impls here do.

@@ -16,7 +16,7 @@ pub(crate) trait ErasedUniform {
     fn type_id_fn(&self) -> fn() -> TypeId;
     fn size(&self) -> usize;
     fn write(&self, dst: &mut [u8]);
-    /// The value's bytes as they lie, for a plain type (see [`MemoryIsWgsl`](crate::typed::MemoryIsWgsl)).
+    /// The value's bytes as they lie, for a plain type (see [`MemoryIsWgsl`](crate::MemoryIsWgsl)).
     fn plain(&self) -> Option<&[u8]>;
 }
 
@@ -108,7 +108,7 @@ impl<'a> TypedRef<'a> {
         self.0.write(dst);
     }
 
-    /// The value's WGSL bytes as they lie in memory, for a plain type (see [`MemoryIsWgsl`](crate::typed::MemoryIsWgsl)).
+    /// The value's WGSL bytes as they lie in memory, for a plain type (see [`MemoryIsWgsl`](crate::MemoryIsWgsl)).
     pub(crate) fn plain(&self) -> Option<&[u8]> {
         self.0.plain()
     }

@@ -178,9 +178,9 @@ fn a_static_scene_is_advised_to_record_a_bundle_after_enough_frames() {
     let s = scene(Gpu::noop(), 64);
     // The first frame creates the pipeline and the bind groups; the advice needs MIN_FRAMES
     // frames recorded the same way after it.
-    s.frames(vgpu::advisor::MIN_FRAMES);
+    s.frames(Advisor::MIN_FRAMES);
     let early = s.gpu.advisor();
-    assert_eq!(early.frames, vgpu::advisor::MIN_FRAMES);
+    assert_eq!(early.frames, Advisor::MIN_FRAMES);
     assert!(early.advice.is_empty(), "{early}");
     s.frames(1);
     let report = s.gpu.advisor();
@@ -200,7 +200,7 @@ fn a_static_scene_is_advised_to_record_a_bundle_after_enough_frames() {
     else {
         unreachable!()
     };
-    assert_eq!((*draws, *frames), (64, vgpu::advisor::MIN_FRAMES));
+    assert_eq!((*draws, *frames), (64, Advisor::MIN_FRAMES));
     assert_eq!(*estimated_saving, *encode_per_draw * 64);
     assert!(bundle.to_string().contains("64 draws"), "{bundle}");
     // Nothing else applies: values are not re-set, no bind group is created, 64 draws are
@@ -261,7 +261,7 @@ fn draws_that_change_from_frame_to_frame_get_no_bundle_advice() {
     let report = s.gpu.advisor();
     assert!(!has(&report.advice, is_bundle), "{report}");
     // Too few draws: no advice either.
-    let small = scene(Gpu::noop(), vgpu::advisor::BUNDLE_MIN_DRAWS as usize - 1);
+    let small = scene(Gpu::noop(), Advisor::BUNDLE_MIN_DRAWS as usize - 1);
     small.frames(12);
     assert!(small.gpu.advisor().advice.is_empty());
 }

@@ -145,7 +145,7 @@ impl State {
     }
 
     /// [`write_typed_owner`](Self::write_typed_owner) for a plain type (see
-    /// [`MemoryIsWgsl`](crate::typed::MemoryIsWgsl)): the value's bytes as they lie, compared and
+    /// [`MemoryIsWgsl`](crate::MemoryIsWgsl)): the value's bytes as they lie, compared and
     /// copied without a scratch copy. Releases nothing.
     #[inline(always)]
     pub(crate) fn write_plain_owner(&mut self, owner: OwnerKey, bytes: &[u8]) -> Option<()> {
