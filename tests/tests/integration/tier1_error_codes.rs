@@ -340,7 +340,10 @@ fn unsupported_wgsl_bindings_are_refused_by_name() {
 /// A window handle of no real window: the noop backend accepts any handle for a surface.
 struct NoWindow;
 
-#[expect(unsafe_code, reason = "a fake window handle for the noop backend, never dereferenced")]
+#[expect(
+    unsafe_code,
+    reason = "a fake window handle for the noop backend, never dereferenced"
+)]
 impl wgpu::rwh::HasWindowHandle for NoWindow {
     fn window_handle(&self) -> Result<wgpu::rwh::WindowHandle<'_>, wgpu::rwh::HandleError> {
         let raw = wgpu::rwh::RawWindowHandle::Xlib(wgpu::rwh::XlibWindowHandle::new(1));
@@ -349,7 +352,10 @@ impl wgpu::rwh::HasWindowHandle for NoWindow {
     }
 }
 
-#[expect(unsafe_code, reason = "a fake window handle for the noop backend, never dereferenced")]
+#[expect(
+    unsafe_code,
+    reason = "a fake window handle for the noop backend, never dereferenced"
+)]
 impl wgpu::rwh::HasDisplayHandle for NoWindow {
     fn display_handle(&self) -> Result<wgpu::rwh::DisplayHandle<'_>, wgpu::rwh::HandleError> {
         let raw = wgpu::rwh::RawDisplayHandle::Xlib(wgpu::rwh::XlibDisplayHandle::new(None, 0));

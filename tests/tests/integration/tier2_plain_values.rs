@@ -130,7 +130,10 @@ fn plainness_follows_the_memory_layout() {
 }
 
 /// The bytes of a plain value as they lie in memory.
-#[expect(unsafe_code, reason = "reads a plain value's bytes to compare them with what vgpu wrote")]
+#[expect(
+    unsafe_code,
+    reason = "reads a plain value's bytes to compare them with what vgpu wrote"
+)]
 fn memory<T: Uniform>(value: &T) -> Vec<u8> {
     assert!(T::PLAIN.is_plain() && size_of::<T>() == T::SIZE);
     // SAFETY: a plain type has no padding (every byte initialized); the slice covers the value.

@@ -1,5 +1,10 @@
 //! Helpers shared by the noop-device (tier 1) tests of vgpu-bind.
-#![allow(dead_code, unreachable_pub, clippy::unwrap_used, reason = "an unwrap in a test is an assertion; shared helpers, each test binary uses some")]
+#![allow(
+    dead_code,
+    unreachable_pub,
+    clippy::unwrap_used,
+    reason = "an unwrap in a test is an assertion; shared helpers, each test binary uses some"
+)]
 
 use std::num::NonZeroU64;
 use std::sync::Arc;

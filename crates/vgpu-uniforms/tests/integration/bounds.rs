@@ -1,6 +1,10 @@
 //! Tier 1: 100 000 random frames (set / skip / cull / cancel / replace) on the noop device keep
 //! live slots and pages under the documented bounds.
-#![allow(missing_docs, clippy::unwrap_used, reason = "an unwrap in a test is an assertion; test items need no docs")]
+#![allow(
+    missing_docs,
+    clippy::unwrap_used,
+    reason = "an unwrap in a test is an assertion; test items need no docs"
+)]
 
 use vgpu_core::GpuContext;
 use vgpu_uniforms::{AddressSpace, EngineConfig, OwnerKey, UniformEngine};

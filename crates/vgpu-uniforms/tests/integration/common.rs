@@ -1,5 +1,11 @@
 //! Helpers shared by the vgpu-uniforms integration tests.
-#![allow(dead_code, unreachable_pub, missing_docs, clippy::unwrap_used, reason = "an unwrap in a test is an assertion; test items need no docs; shared helpers, each test binary uses some")]
+#![allow(
+    dead_code,
+    unreachable_pub,
+    missing_docs,
+    clippy::unwrap_used,
+    reason = "an unwrap in a test is an assertion; test items need no docs; shared helpers, each test binary uses some"
+)]
 
 use std::sync::Arc;
 

@@ -1,7 +1,11 @@
 //! Tier 1 (noop device): the engine's contract at its edges. Every error has its code and
 //! changes nothing; offsets are aligned and a binding's size is its value's; the engine moves
 //! between threads.
-#![allow(missing_docs, clippy::unwrap_used, reason = "an unwrap in a test is an assertion; test items need no docs")]
+#![allow(
+    missing_docs,
+    clippy::unwrap_used,
+    reason = "an unwrap in a test is an assertion; test items need no docs"
+)]
 
 use crate::common::noop_engine;
 use vgpu_core::ErrorCode as _;

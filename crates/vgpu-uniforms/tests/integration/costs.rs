@@ -1,7 +1,11 @@
 //! Tier 1 (noop device): what a frame costs. Static frames write nothing after warm-up; one
 //! owner changing costs one struct in one write; ten thousand changing cost at most one write per
 //! page; a camera set per pass stays resident in retained slots.
-#![allow(missing_docs, clippy::unwrap_used, reason = "an unwrap in a test is an assertion; test items need no docs")]
+#![allow(
+    missing_docs,
+    clippy::unwrap_used,
+    reason = "an unwrap in a test is an assertion; test items need no docs"
+)]
 
 use crate::common::{frame, mat, noop_engine, owners, read_slot, snap, submit_empty};
 use vgpu_uniforms::{AddressSpace, EngineConfig};

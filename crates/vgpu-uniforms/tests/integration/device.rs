@@ -3,7 +3,11 @@
 //!
 //! Runs on the device chosen by `VGPU_BACKEND` (`vulkan` → lavapipe, `gl` → llvmpipe here);
 //! returns early on the noop backend.
-#![allow(missing_docs, clippy::unwrap_used, reason = "an unwrap in a test is an assertion; test items need no docs")]
+#![allow(
+    missing_docs,
+    clippy::unwrap_used,
+    reason = "an unwrap in a test is an assertion; test items need no docs"
+)]
 
 use std::collections::HashMap;
 use std::sync::Arc;

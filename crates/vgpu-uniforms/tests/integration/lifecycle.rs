@@ -2,7 +2,11 @@
 //! nothing and keeps every value; a removed owner's slots stay reserved until the submission that
 //! bound them ends; idle extra slots and empty pages are reclaimed, never by the submission that
 //! bound them.
-#![allow(missing_docs, clippy::unwrap_used, reason = "an unwrap in a test is an assertion; test items need no docs")]
+#![allow(
+    missing_docs,
+    clippy::unwrap_used,
+    reason = "an unwrap in a test is an assertion; test items need no docs"
+)]
 
 use crate::common::{frame, mat, noop_engine, owners, read_slot, snap, submit_empty};
 use vgpu_core::ErrorCode as _;

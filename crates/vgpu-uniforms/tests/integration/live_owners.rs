@@ -1,7 +1,11 @@
 //! Tier 1 (noop device): owners read live rather than captured. A storage owner's buffer is
 //! written once per submission with its latest bytes; a pinned owner's home slot follows every
 //! set while the operations of a frame still get snapshots.
-#![allow(missing_docs, clippy::unwrap_used, reason = "an unwrap in a test is an assertion; test items need no docs")]
+#![allow(
+    missing_docs,
+    clippy::unwrap_used,
+    reason = "an unwrap in a test is an assertion; test items need no docs"
+)]
 
 use crate::common::{frame, mat, noop_engine, read_slot, snap, submit_empty};
 use vgpu_uniforms::{AddressSpace, BufferKey, EngineConfig};

@@ -1,6 +1,10 @@
 //! Tier 1: random frames checked against a model of snapshot semantics, by reading back on the
 //! noop device (it executes copies) what every recorded operation would see.
-#![allow(missing_docs, clippy::unwrap_used, reason = "an unwrap in a test is an assertion; test items need no docs")]
+#![allow(
+    missing_docs,
+    clippy::unwrap_used,
+    reason = "an unwrap in a test is an assertion; test items need no docs"
+)]
 
 use std::collections::HashMap;
 

@@ -1,7 +1,11 @@
 //! Tier 1 (noop device): every operation sees the bytes its owner had when it was resolved,
 //! read back from the device: two values in one submission take two slots, a value set after
 //! its last bind waits for the next frame, a value set before its first bind reaches the GPU.
-#![allow(missing_docs, clippy::unwrap_used, reason = "an unwrap in a test is an assertion; test items need no docs")]
+#![allow(
+    missing_docs,
+    clippy::unwrap_used,
+    reason = "an unwrap in a test is an assertion; test items need no docs"
+)]
 
 use crate::common::{frame, mat, noop_engine, read_slot, snap, submit_empty};
 use vgpu_uniforms::{AddressSpace, EngineConfig, SlotRef};

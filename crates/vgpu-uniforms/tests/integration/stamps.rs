@@ -1,7 +1,11 @@
 //! Tier 1 (noop device): the memo stamps and their clocks (the "Counters" of the crate docs). A
 //! stamp moves only when its owner's slot may; stamp slots are dense and reused only under new
 //! stamps; the value clock leaves shared owners out.
-#![allow(missing_docs, clippy::unwrap_used, reason = "an unwrap in a test is an assertion; test items need no docs")]
+#![allow(
+    missing_docs,
+    clippy::unwrap_used,
+    reason = "an unwrap in a test is an assertion; test items need no docs"
+)]
 
 use crate::common::{mat, noop_engine, read_slot, snap, submit_empty};
 use vgpu_uniforms::{AddressSpace, EngineConfig, OwnerKey};

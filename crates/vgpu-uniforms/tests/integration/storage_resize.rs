@@ -1,7 +1,11 @@
 //! Tier 1 (noop device): a storage owner's value replaces the whole buffer, so a set of another
 //! size (a runtime-sized array that grew or shrank) gives it a new buffer; uniform owners keep
 //! their first size.
-#![allow(missing_docs, clippy::unwrap_used, reason = "an unwrap in a test is an assertion; test items need no docs")]
+#![allow(
+    missing_docs,
+    clippy::unwrap_used,
+    reason = "an unwrap in a test is an assertion; test items need no docs"
+)]
 
 use crate::common::{noop_engine, read_buffer, read_slot, snap, submit_empty};
 use vgpu_core::ErrorCode as _;
