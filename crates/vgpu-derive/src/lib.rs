@@ -10,9 +10,12 @@
 //!
 //! It also computes `Uniform::PLAIN`: whether the struct's memory is its WGSL bytes (plain fields,
 //! each at its WGSL offset by `offset_of!`, tiling the struct with no padding), in which case
-//! vgpu compares and copies values as they lie. That claim is the one `unsafe` block the derive
-//! emits, behind those compile-time checks (the lint does not reach it: crates under
-//! `#![forbid(unsafe_code)]` derive too, as a doc test of `vgpu::MemoryIsWgsl` checks).
+//! vgpu compares and copies values as they lie. The derive emits no `unsafe`: it hands the
+//! struct's name and its fields' names and types to vgpu's `__derive::plain_struct!`, which
+//! proves at compile time that they are all of the struct's fields with those types and makes
+//! the claim only when that proof holds (crates under `#![forbid(unsafe_code)]` derive too, as a
+//! doc test of `vgpu::MemoryIsWgsl` checks). `#[repr(packed)]` is refused with a message naming
+//! the struct.
 
 use proc_macro::TokenStream;
 use quote::{format_ident, quote};
@@ -49,6 +52,17 @@ fn named_fields(input: &DeriveInput) -> syn::Result<Vec<&syn::Field>> {
             "#[derive(vgpu::Uniform)] supports structs without generic parameters",
         ));
     }
+    if let Some(packed) = packed_repr(input) {
+        return Err(syn::Error::new(
+            packed,
+            format!(
+                "#[derive(vgpu::Uniform)] does not support `#[repr(packed)]` (on `{name}`): a \
+                 packed struct's fields may be unaligned, so neither references to them nor \
+                 WGSL's alignment hold; remove `packed` (WGSL lays out the struct with its own \
+                 offsets anyway)"
+            ),
+        ));
+    }
     let Data::Struct(data) = &input.data else {
         return Err(syn::Error::new(
             name.span(),
@@ -69,6 +83,27 @@ fn named_fields(input: &DeriveInput) -> syn::Result<Vec<&syn::Field>> {
         ));
     }
     Ok(fields)
+}
+
+/// The span of a `packed` or `packed(N)` in the struct's `#[repr(..)]`, if any.
+fn packed_repr(input: &DeriveInput) -> Option<proc_macro2::Span> {
+    let mut found = None;
+    for attr in input.attrs.iter().filter(|a| a.path().is_ident("repr")) {
+        // A `repr` rustc refuses is its error, not ours: ignore what does not parse.
+        let _ = attr.parse_nested_meta(|meta| {
+            if meta.path.is_ident("packed") {
+                found = Some(meta.path.span());
+            }
+            if meta.input.peek(syn::token::Paren) {
+                // `packed(N)`, `align(N)`: skip the argument.
+                let content;
+                syn::parenthesized!(content in meta.input);
+                let _: proc_macro2::TokenStream = content.parse()?;
+            }
+            Ok(())
+        });
+    }
+    found
 }
 
 /// What the generated code says about each field, in declaration order.
@@ -148,24 +183,12 @@ fn layout_consts(name: &syn::Ident, f: &FieldTokens<'_>) -> proc_macro2::TokenSt
                 offsets
             };
 
-            // Plain when the fields are plain, each lies at its WGSL offset, together they
-            // cover the struct's WGSL size and the struct takes no more memory than that: then
-            // no byte of it is padding and its memory is its WGSL bytes.
+            // Plain when vgpu proves it: plain fields, each at its WGSL offset, tiling the
+            // struct with no padding (vgpu's macro makes the claim, and only then).
             #[doc(hidden)]
-            const __VGPU_UNIFORM_PLAIN: ::vgpu::MemoryIsWgsl = if ::vgpu::MemoryIsWgsl::all(&[
-                #( <#types as ::vgpu::Uniform>::PLAIN, )*
-            ])
-                #( && ::core::mem::offset_of!(Self, #idents) == Self::#offsets[#index] )*
-                && 0 #( + <#types as ::vgpu::Uniform>::SIZE )* == <Self as ::vgpu::Uniform>::SIZE
-                && ::core::mem::size_of::<Self>() == <Self as ::vgpu::Uniform>::SIZE
-            {
-                // SAFETY: the checks above: plain fields (no padding, memory = WGSL bytes) at
-                // their WGSL offsets, tiling the struct's `SIZE` bytes, which are all of its
-                // memory.
-                unsafe { ::vgpu::MemoryIsWgsl::plain() }
-            } else {
-                ::vgpu::MemoryIsWgsl::NO
-            };
+            const __VGPU_UNIFORM_PLAIN: ::vgpu::MemoryIsWgsl<Self> = ::vgpu::__derive::plain_struct!(
+                #name { #( #idents: #types ),* }
+            );
         }
     }
 }
@@ -196,7 +219,7 @@ fn uniform_impl(name: &syn::Ident, f: &FieldTokens<'_>) -> proc_macro2::TokenStr
                 Self::#offsets[#last] + <#last_ty as ::vgpu::Uniform>::SIZE,
                 <Self as ::vgpu::Uniform>::ALIGN,
             );
-            const PLAIN: ::vgpu::MemoryIsWgsl = Self::__VGPU_UNIFORM_PLAIN;
+            const PLAIN: ::vgpu::MemoryIsWgsl<Self> = Self::__VGPU_UNIFORM_PLAIN;
             const SHAPE: &'static ::vgpu::__derive::RustShape = &::vgpu::__derive::RustShape::Struct {
                 name: #name_str,
                 size: <Self as ::vgpu::Uniform>::SIZE,

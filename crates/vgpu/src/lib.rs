@@ -160,6 +160,7 @@ pub use vgpu_derive::Uniform;
 /// not an API.
 #[doc(hidden)]
 pub mod __derive {
+    pub use crate::__plain_struct as plain_struct;
     pub use vgpu_core::{RustField, RustShape, const_max, round_up};
 }
 pub use wgpu;

@@ -3,10 +3,13 @@
 #![expect(
     unsafe_code,
     reason = "plainness is a promise about memory (`MemoryIsWgsl::plain` is unsafe to claim, the \
-              impls here claim it for numbers, arrays and math types that are plain), and a plain \
+              impls here claim it for numbers, arrays and math types that are plain, and \
+              `plain_struct!` for structs it proves plain), and a plain \
               value's bytes are read in place (`plain_bytes`): the typed set path's compare \
               without a scratch copy"
 )]
+
+use std::marker::PhantomData;
 
 use vgpu_core::ScalarType;
 use vgpu_core::{RustShape, round_up};
@@ -35,8 +38,10 @@ use vgpu_core::{RustShape, round_up};
 /// assert_eq!(<Light as vgpu::Uniform>::SIZE, 32);
 /// ```
 ///
-/// The derive takes structs with named fields (they are matched to WGSL members by name) and no
-/// generic parameters, whose fields are all `Uniform`; anything else does not compile:
+/// The derive takes structs with named fields (they are matched to WGSL members by name), no
+/// generic parameters and no `#[repr(packed)]`, whose fields are all `Uniform`; anything else
+/// does not compile. The derive's own refusals are `compile_error!`s, which carry no error code
+/// for these tests to check (`crates/vgpu/tests/derive_errors.rs` checks their messages):
 ///
 /// ```compile_fail
 /// #[derive(vgpu::Uniform)]
@@ -48,7 +53,9 @@ use vgpu_core::{RustShape, round_up};
 /// struct Wrapper<T> { value: T } // generic
 /// ```
 ///
-/// ```compile_fail
+/// A field that is not `Uniform` is rustc's E0277:
+///
+/// ```compile_fail,E0277
 /// #[derive(vgpu::Uniform)]
 /// struct Flags { enabled: bool } // `bool` is not host-shareable in WGSL
 /// ```
@@ -70,18 +77,24 @@ pub trait Uniform: 'static {
     /// Whether the value's memory is its WGSL bytes ([`MemoryIsWgsl`]; the type is then
     /// *plain*): sets then compare and copy the value as it lies, with no write into a scratch
     /// copy first. The derive computes it; the default, [`MemoryIsWgsl::NO`], always holds.
-    const PLAIN: MemoryIsWgsl = MemoryIsWgsl::NO;
+    const PLAIN: MemoryIsWgsl<Self> = MemoryIsWgsl::NO;
 
     /// Writes the value in WGSL's layout into `dst[..Self::SIZE]` (little-endian), padding as
     /// zeros: every byte of it. Panics if `dst` is shorter than `SIZE` (vgpu never passes one).
     fn write_wgsl(&self, dst: &mut [u8]);
 }
 
-/// Whether a [`Uniform`] type's memory is exactly its WGSL bytes (the type is then *plain*):
-/// `size_of::<T>() == T::SIZE`, no padding byte anywhere (every byte initialized), each part at
-/// the offset WGSL gives it, little-endian. Only [`MemoryIsWgsl::NO`] can be had without
-/// `unsafe`: claiming plainness is a promise about memory that vgpu relies on when it reads a
-/// value's bytes in place.
+/// Whether the memory of the [`Uniform`] type `T` is exactly its WGSL bytes (the type is then
+/// *plain*): sets then read a value's bytes in place. The token is tied to `T` (invariant in
+/// it): a claim for one type is never a claim for another. It is had three ways:
+///
+/// - [`MemoryIsWgsl::NO`], safe: not known to be plain (always true);
+/// - `unsafe` [`MemoryIsWgsl::plain`], a promise about `T`'s memory by the code that makes it
+///   (vgpu makes it for numbers, vectors and matrices whose memory it knows);
+/// - `#[derive(vgpu::Uniform)]`, which claims plainness only where vgpu proves it at compile time
+///   (every field plain, each at its WGSL offset, their sizes adding up to the struct's size:
+///   no padding byte), through a vgpu macro whose claim compiles only when that proof holds.
+///   Crates under `#![forbid(unsafe_code)]` derive too.
 ///
 /// ```
 /// use vgpu::Uniform;
@@ -97,53 +110,203 @@ pub trait Uniform: 'static {
 /// assert!(!Light::PLAIN.is_plain());
 /// ```
 ///
-/// The derive's claim sits in code the derive generates: crates that forbid `unsafe` use it.
-///
 /// ```
 /// #![forbid(unsafe_code)]
 /// #[derive(vgpu::Uniform)]
+/// #[repr(C)]
 /// struct Object { world: [[f32; 4]; 4] }
+/// assert!(<Object as vgpu::Uniform>::PLAIN.is_plain());
 /// ```
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct MemoryIsWgsl(bool);
+///
+/// Another type's token is not this type's: a padded type cannot borrow `u32`'s claim (the
+/// types differ, E0308), so without `unsafe` it stays [`MemoryIsWgsl::NO`]:
+///
+/// ```compile_fail,E0308
+/// #![forbid(unsafe_code)]
+/// use vgpu::{MemoryIsWgsl, Uniform};
+/// #[repr(C)]
+/// pub struct Padded { pub a: u8, pub b: u32 } // bytes 1..4 are padding
+/// impl Uniform for Padded {
+///     const SHAPE: &'static vgpu::__derive::RustShape = <[u32; 2] as Uniform>::SHAPE;
+///     const SIZE: usize = 8;
+///     const ALIGN: usize = 8;
+///     const PLAIN: MemoryIsWgsl<Self> = <u32 as Uniform>::PLAIN; // a `u32`'s claim
+///     fn write_wgsl(&self, d: &mut [u8]) {
+///         d[..4].copy_from_slice(&u32::from(self.a).to_le_bytes());
+///         d[4..8].copy_from_slice(&self.b.to_le_bytes());
+///     }
+/// }
+/// ```
+///
+/// Nor can a derived struct's claim be borrowed:
+///
+/// ```compile_fail,E0308
+/// #![forbid(unsafe_code)]
+/// use vgpu::{MemoryIsWgsl, Uniform};
+/// #[derive(vgpu::Uniform)]
+/// #[repr(C)]
+/// struct Plain { a: u32, b: u32 }
+/// #[repr(C)]
+/// pub struct Padded { pub a: u8, pub b: u32 }
+/// impl Uniform for Padded {
+///     const SHAPE: &'static vgpu::__derive::RustShape = <Plain as Uniform>::SHAPE;
+///     const SIZE: usize = 8;
+///     const ALIGN: usize = 4;
+///     const PLAIN: MemoryIsWgsl<Self> = <Plain as Uniform>::PLAIN.and(true);
+///     fn write_wgsl(&self, d: &mut [u8]) { d[..8].fill(0) }
+/// }
+/// ```
+pub struct MemoryIsWgsl<T: ?Sized> {
+    plain: bool,
+    /// Invariant in `T`: the claim is about `T` exactly.
+    _type: PhantomData<fn(T) -> T>,
+}
 
-impl MemoryIsWgsl {
+impl<T: ?Sized> Clone for MemoryIsWgsl<T> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<T: ?Sized> Copy for MemoryIsWgsl<T> {}
+
+impl<T: ?Sized> PartialEq for MemoryIsWgsl<T> {
+    fn eq(&self, other: &Self) -> bool {
+        self.plain == other.plain
+    }
+}
+
+impl<T: ?Sized> Eq for MemoryIsWgsl<T> {}
+
+impl<T: ?Sized> std::fmt::Debug for MemoryIsWgsl<T> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "MemoryIsWgsl<{}>({})",
+            std::any::type_name::<T>(),
+            self.plain
+        )
+    }
+}
+
+impl<T: ?Sized> MemoryIsWgsl<T> {
     /// Not known to be plain: sets write the value through [`Uniform::write_wgsl`].
-    pub const NO: MemoryIsWgsl = MemoryIsWgsl(false);
+    pub const NO: MemoryIsWgsl<T> = MemoryIsWgsl {
+        plain: false,
+        _type: PhantomData,
+    };
 
-    /// Plain.
+    /// Plain: a value's bytes are read in place instead of written by [`Uniform::write_wgsl`].
     ///
     /// # Safety
-    /// The type's every byte in memory must be initialized (no padding) and equal what
-    /// [`Uniform::write_wgsl`] writes, for every value, and `size_of` the type must equal its
-    /// `SIZE`.
-    pub const unsafe fn plain() -> MemoryIsWgsl {
-        MemoryIsWgsl(true)
+    /// For every value of `T`:
+    /// - every byte of it is initialized: no padding byte, no `MaybeUninit`, no union;
+    /// - it holds no interior mutability anywhere in its memory: no `UnsafeCell`, `Cell`,
+    ///   `RefCell`, atomic, `Mutex` or any type built on them (vgpu reads the bytes through a
+    ///   shared reference while other code may hold one too);
+    /// - `size_of::<T>()` equals `<T as Uniform>::SIZE`;
+    /// - its bytes are what [`Uniform::write_wgsl`] writes for it (each part at the offset WGSL
+    ///   gives it, little-endian).
+    pub const unsafe fn plain() -> MemoryIsWgsl<T> {
+        MemoryIsWgsl {
+            plain: true,
+            _type: PhantomData,
+        }
     }
 
     /// Whether the type is plain.
     pub const fn is_plain(self) -> bool {
-        self.0
+        self.plain
     }
 
-    /// `self` if `condition` holds, else [`MemoryIsWgsl::NO`] (for derived structs: plain fields
-    /// that tile the struct).
-    pub const fn and(self, condition: bool) -> MemoryIsWgsl {
-        MemoryIsWgsl(self.0 && condition)
-    }
-
-    /// Plain when every part is (the derive combines its fields' plainness).
-    #[doc(hidden)] // Called by the code `#[derive(vgpu::Uniform)]` generates.
-    pub const fn all(parts: &[MemoryIsWgsl]) -> bool {
-        let mut i = 0;
-        while i < parts.len() {
-            if !parts[i].0 {
-                return false;
-            }
-            i += 1;
+    /// `self` if `condition` holds, else [`MemoryIsWgsl::NO`] (a claim can be withdrawn, never
+    /// made).
+    pub const fn and(self, condition: bool) -> MemoryIsWgsl<T> {
+        MemoryIsWgsl {
+            plain: self.plain && condition,
+            _type: PhantomData,
         }
-        true
     }
+}
+
+/// Whether `$s`, a struct whose fields are exactly the ones listed with their types, is plain:
+/// computed here, in vgpu, and claimed only when the proof holds, so that any invocation that
+/// compiles makes a true claim (the derive expands to it; no `unsafe` in the user's code).
+///
+/// The proof: the struct expression `$s { field, … }` (in a closure that takes each field as an
+/// argument of the listed type) compiles only if the listed fields are all of `$s`'s fields
+/// (E0063 names one left out, E0560 one it lacks, E0062 one listed twice), each of the listed
+/// type (E0308); each field is plain (its own [`MemoryIsWgsl`]); the fields' sizes add up to
+/// `size_of::<$s>()`, so no byte of it is padding (the fields of a struct do not overlap; a
+/// union has one field, which then fills it); each field lies at its WGSL offset, computed here
+/// from the field order; and `size_of::<$s>()` is its WGSL size. No interior mutability: every
+/// field is plain, and a struct adds none of its own.
+///
+/// Called by hand, it proves the same or does not compile. A padded struct's padding cannot be
+/// hidden by leaving a field out of the list (E0063: missing field):
+///
+/// ```compile_fail,E0063
+/// #![forbid(unsafe_code)]
+/// #[derive(vgpu::Uniform)]
+/// #[repr(C)]
+/// struct Padded { a: f32, b: [f32; 4] } // WGSL puts `b` at 16: 12 bytes of padding
+/// const CLAIM: vgpu::MemoryIsWgsl<Padded> = vgpu::__derive::plain_struct!(Padded { b: [f32; 4] });
+/// ```
+///
+/// Nor a field's type misnamed (E0308):
+///
+/// ```compile_fail,E0308
+/// #![forbid(unsafe_code)]
+/// #[derive(vgpu::Uniform)]
+/// #[repr(C)]
+/// struct Padded { a: f32, b: [f32; 4] }
+/// const CLAIM: vgpu::MemoryIsWgsl<Padded> =
+///     vgpu::__derive::plain_struct!(Padded { a: [f32; 4], b: [f32; 4] });
+/// ```
+///
+/// What compiles is the truth: `Padded` is not plain.
+///
+/// ```
+/// #![forbid(unsafe_code)]
+/// #[derive(vgpu::Uniform)]
+/// #[repr(C)]
+/// struct Padded { a: f32, b: [f32; 4] }
+/// const CLAIM: vgpu::MemoryIsWgsl<Padded> =
+///     vgpu::__derive::plain_struct!(Padded { a: f32, b: [f32; 4] });
+/// assert!(!CLAIM.is_plain());
+/// ```
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __plain_struct {
+    ($s:ident { $($field:ident : $ty:ty),+ $(,)? }) => {{
+        const _: fn($($ty),+) -> $s = |$($field),+| $s { $($field),+ };
+        let mut proven = true;
+        let mut at = 0usize;
+        let mut align = 1usize;
+        let mut sizes = 0usize;
+        $(
+            let offset = $crate::__derive::round_up(at, <$ty as $crate::Uniform>::ALIGN);
+            proven = proven
+                && <$ty as $crate::Uniform>::PLAIN.is_plain()
+                && ::core::mem::size_of::<$ty>() == <$ty as $crate::Uniform>::SIZE
+                && ::core::mem::offset_of!($s, $field) == offset;
+            at = offset + <$ty as $crate::Uniform>::SIZE;
+            align = $crate::__derive::const_max(align, <$ty as $crate::Uniform>::ALIGN);
+            sizes += ::core::mem::size_of::<$ty>();
+        )+
+        let size = ::core::mem::size_of::<$s>();
+        if proven
+            && sizes == size
+            && $crate::__derive::round_up(at, align) == size
+            && <$s as $crate::Uniform>::SIZE == size
+        {
+            // SAFETY: the proof above (see the macro's doc): plain fields, no padding, each at
+            // its WGSL offset, the struct's size its WGSL size, no interior mutability.
+            unsafe { $crate::MemoryIsWgsl::<$s>::plain() }
+        } else {
+            $crate::MemoryIsWgsl::<$s>::NO
+        }
+    }};
 }
 
 /// The value's WGSL bytes as they lie in memory, for a plain type (see [`MemoryIsWgsl`]).
@@ -167,7 +330,7 @@ macro_rules! scalar {
             const SIZE: usize = std::mem::size_of::<$t>();
             const ALIGN: usize = std::mem::size_of::<$t>();
             const IS_SCALAR: bool = true;
-            const PLAIN: MemoryIsWgsl = if cfg!(target_endian = "little") {
+            const PLAIN: MemoryIsWgsl<Self> = if cfg!(target_endian = "little") {
                 // SAFETY: a number has no padding; in little-endian memory it is its WGSL bytes.
                 unsafe { MemoryIsWgsl::plain() }
             } else {
@@ -204,8 +367,17 @@ impl<T: Uniform, const N: usize> Uniform for [T; N] {
     };
     /// Plain elements `SIZE` bytes apart, as WGSL strides them (a `vec4`, a `mat4x4`, an array
     /// of them; not a `vec3` array or a `mat3x3`, whose columns WGSL pads to 16 bytes).
-    const PLAIN: MemoryIsWgsl =
-        T::PLAIN.and(round_up(T::SIZE, T::ALIGN) == T::SIZE && size_of::<T>() == T::SIZE);
+    const PLAIN: MemoryIsWgsl<Self> = if T::PLAIN.is_plain()
+        && round_up(T::SIZE, T::ALIGN) == T::SIZE
+        && size_of::<T>() == T::SIZE
+    {
+        // SAFETY: `N` plain `T`s (initialized, no interior mutability, `size_of` = `SIZE`), one
+        // after another with no gap (a Rust array's stride is `size_of::<T>()`), where WGSL
+        // strides them `SIZE` apart too: the array's memory is its WGSL bytes, `N * SIZE` long.
+        unsafe { MemoryIsWgsl::plain() }
+    } else {
+        MemoryIsWgsl::NO
+    };
 
     #[inline]
     fn write_wgsl(&self, dst: &mut [u8]) {
@@ -258,7 +430,7 @@ macro_rules! vector {
     };
     ($t:ty, $s:ident, $prim:ty, $n:literal, $to:expr, $plain:expr) => {
         impl Uniform for $t {
-            const PLAIN: MemoryIsWgsl = $plain;
+            const PLAIN: MemoryIsWgsl<Self> = $plain;
             const SHAPE: &'static RustShape = &RustShape::Vector {
                 scalar: ScalarType::$s,
                 components: $n,
@@ -303,7 +475,7 @@ macro_rules! matrix {
     };
     ($t:ty, $n:literal, $to:expr, $plain:expr) => {
         impl Uniform for $t {
-            const PLAIN: MemoryIsWgsl = $plain;
+            const PLAIN: MemoryIsWgsl<Self> = $plain;
             const SHAPE: &'static RustShape = &RustShape::Matrix {
                 scalar: ScalarType::F32,
                 columns: $n,
