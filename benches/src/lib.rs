@@ -5,6 +5,7 @@
 //! bench program that uses it must not declare its own `#[global_allocator]`.
 
 use std::alloc::{GlobalAlloc, Layout, System};
+use std::cell::Cell;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
@@ -14,13 +15,28 @@ pub mod capture_vgpu;
 pub mod malloc_regime;
 
 /// The system allocator, counting every `alloc`, `alloc_zeroed` and `realloc` call (not frees)
-/// in one relaxed atomic, and the bytes live on the heap in another. Read them with
-/// [`allocations`] and [`live_heap_bytes`].
+/// in one relaxed atomic and in a counter of the calling thread, and the bytes live on the heap
+/// in another atomic. Read them with [`allocations`], [`thread_allocations`] and
+/// [`live_heap_bytes`].
 #[derive(Debug)]
 pub struct CountingAllocator;
 
 static ALLOCATIONS: AtomicU64 = AtomicU64::new(0);
 static LIVE_BYTES: AtomicU64 = AtomicU64::new(0);
+
+thread_local! {
+    /// Allocation calls of this thread (a `const` thread-local without destructor: reading it
+    /// allocates nothing, so the allocator may use it).
+    static THREAD_ALLOCATIONS: Cell<u64> = const { Cell::new(0) };
+}
+
+/// Counts one allocation call, process-wide and for the calling thread.
+#[inline]
+fn count_allocation() {
+    ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
+    // `try_with`: the allocator may run while the thread's locals are being torn down.
+    let _ = THREAD_ALLOCATIONS.try_with(|n| n.set(n.get() + 1));
+}
 
 #[global_allocator]
 static GLOBAL: CountingAllocator = CountingAllocator;
@@ -33,14 +49,14 @@ static GLOBAL: CountingAllocator = CountingAllocator;
 // has no effect on the memory returned.
 unsafe impl GlobalAlloc for CountingAllocator {
     unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
+        count_allocation();
         LIVE_BYTES.fetch_add(layout.size() as u64, Ordering::Relaxed);
         // SAFETY: forwarded contract of `GlobalAlloc::alloc`.
         unsafe { System.alloc(layout) }
     }
 
     unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
-        ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
+        count_allocation();
         LIVE_BYTES.fetch_add(layout.size() as u64, Ordering::Relaxed);
         // SAFETY: forwarded contract of `GlobalAlloc::alloc_zeroed`.
         unsafe { System.alloc_zeroed(layout) }
@@ -53,7 +69,7 @@ unsafe impl GlobalAlloc for CountingAllocator {
     }
 
     unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
+        count_allocation();
         // Wrapping arithmetic: the pair of updates nets to `new_size - old size`.
         LIVE_BYTES.fetch_add(new_size as u64, Ordering::Relaxed);
         LIVE_BYTES.fetch_sub(layout.size() as u64, Ordering::Relaxed);
@@ -67,6 +83,14 @@ unsafe impl GlobalAlloc for CountingAllocator {
 #[inline]
 pub fn allocations() -> u64 {
     ALLOCATIONS.load(Ordering::Relaxed)
+}
+
+/// Heap allocation calls (`alloc` + `alloc_zeroed` + `realloc`) made by the calling thread so
+/// far: other threads (other tests of the binary, a driver's threads) are not counted.
+/// Monotonic; subtract two readings for the allocations in between.
+#[inline]
+pub fn thread_allocations() -> u64 {
+    THREAD_ALLOCATIONS.try_with(Cell::get).unwrap_or(0)
 }
 
 /// Bytes allocated on the heap and not yet freed, on every thread (requested sizes, not the

@@ -16,10 +16,11 @@
 //! its bytes in its home slot's shadow only), so `one-changes`, which changes one object per
 //! frame in turn, warms up for a whole turn.
 //!
-//! The bench library's counting global allocator counts every thread, so this binary holds one
-//! test only (nothing else of it allocates while it runs). Counters, never timings.
+//! Each frame's allocations are those of the thread that runs it
+//! ([`vgpu_benches::thread_allocations`]): other tests of this binary and any thread of wgpu or
+//! a driver are not counted. Counters, never timings.
 
-use vgpu_benches::capture::{self, Config, FrameLoop, Mode, Scenario};
+use vgpu_benches::capture::{FrameLoop, Mode, Scenario};
 use vgpu_benches::capture_raw::RawCapture;
 use vgpu_benches::capture_vgpu::{BufferCapture, StructCapture, TypedCapture, gpu_for};
 use vgpu_core::BackendChoice;
@@ -55,22 +56,61 @@ fn allocations(mode: Mode, scenario: Scenario, draws: usize) -> Vec<u64> {
                 .expect("typed setup"),
         ),
     };
-    let config = Config {
-        mode,
-        scenario,
-        draws,
-        passes: PASSES,
-        frames: FRAMES,
-        // One-changes: every object changed once (see the module docs).
-        warmup: match scenario {
-            Scenario::OneChanges => WARMUP + draws,
-            _ => WARMUP,
-        },
-        backend,
-        json: false,
+    // One-changes: every object changed once (see the module docs).
+    let warmup = match scenario {
+        Scenario::OneChanges => WARMUP + draws,
+        _ => WARMUP,
     };
-    let report = capture::measure(&config, looper.as_mut()).expect("frames run");
-    report.frames.iter().map(|&(_, _, a)| a).collect()
+    let mut counts = Vec::with_capacity(FRAMES);
+    for index in 0..(warmup + FRAMES) as u64 {
+        let before = vgpu_benches::thread_allocations();
+        looper.frame(index).expect("frames run");
+        let allocations = vgpu_benches::thread_allocations() - before;
+        if index >= warmup as u64 {
+            counts.push(allocations);
+        }
+    }
+    let errors = looper.take_uncaptured_errors();
+    assert!(errors.is_empty(), "uncaptured wgpu errors: {errors:?}");
+    counts
+}
+
+/// The counter counts what it says: one `Box` made on this thread is one allocation; a
+/// `Vec` grown once more is one more (a `realloc`); what another thread allocates meanwhile is
+/// not counted.
+#[test]
+fn the_thread_counter_counts_this_threads_allocations_only() {
+    let before = vgpu_benches::thread_allocations();
+    let boxed = std::hint::black_box(Box::new(7_u64));
+    assert_eq!(vgpu_benches::thread_allocations() - before, 1, "one Box");
+    let mut grown = std::hint::black_box(Vec::<u64>::with_capacity(1));
+    grown.reserve_exact(64);
+    assert_eq!(
+        vgpu_benches::thread_allocations() - before,
+        3,
+        "alloc + realloc"
+    );
+    drop((boxed, grown));
+
+    let barrier = std::sync::Barrier::new(2);
+    std::thread::scope(|s| {
+        s.spawn(|| {
+            barrier.wait();
+            let boxes: Vec<Box<u64>> = (0..100)
+                .map(|i| std::hint::black_box(Box::new(i)))
+                .collect();
+            assert!(boxes.len() == 100 && vgpu_benches::thread_allocations() >= 101);
+            barrier.wait();
+        });
+        let before = vgpu_benches::thread_allocations();
+        barrier.wait();
+        barrier.wait();
+        assert_eq!(
+            vgpu_benches::thread_allocations() - before,
+            0,
+            "another thread's allocations"
+        );
+    });
 }
 
 #[test]

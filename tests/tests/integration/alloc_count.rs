@@ -57,3 +57,37 @@ pub(crate) fn counted<R>(f: impl FnOnce() -> R) -> (R, u64) {
     COUNTING.with(|on| on.set(false));
     (r, COUNT.with(Cell::get))
 }
+
+/// The counter counts what it says: one `Box` made inside [`counted`] is one allocation, a `Vec`
+/// grown once more one more (a `realloc`); allocations outside it, or of another thread while it
+/// runs, are not counted.
+#[test]
+fn the_counter_counts_this_threads_allocations_inside_counted_only() {
+    let (boxed, n) = counted(|| std::hint::black_box(Box::new(7_u64)));
+    assert_eq!(n, 1, "one Box");
+    let (grown, n) = counted(|| {
+        let mut v = std::hint::black_box(Vec::<u64>::with_capacity(1));
+        v.reserve_exact(64);
+        v
+    });
+    assert_eq!(n, 2, "alloc + realloc");
+    let ((), n) = counted(|| ());
+    assert_eq!(n, 0, "the Box and Vec made before");
+    drop((boxed, grown));
+    let barrier = std::sync::Barrier::new(2);
+    std::thread::scope(|s| {
+        s.spawn(|| {
+            barrier.wait();
+            let boxes: Vec<Box<u64>> = (0..100)
+                .map(|i| std::hint::black_box(Box::new(i)))
+                .collect();
+            assert_eq!(boxes.len(), 100);
+            barrier.wait();
+        });
+        let ((), n) = counted(|| {
+            barrier.wait();
+            barrier.wait();
+        });
+        assert_eq!(n, 0, "another thread's 101 allocations");
+    });
+}

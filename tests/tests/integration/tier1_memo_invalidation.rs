@@ -56,8 +56,10 @@ fn a_draw_alternating_between_two_target_signatures_looks_up_no_pipeline_in_stea
     assert_eq!(r.stats.pipeline_cache_lookups, 1, "only the new signature");
 }
 
-#[test]
-fn an_idle_resource_used_again_is_not_evicted_early_by_its_stale_queue_entry() {
+/// Binds `kept`, lets it go idle while 400 other bindings are released (`distinct`: 400 buffers,
+/// each released once; else two buffers taking turns), then binds `kept` again: that frame's
+/// stats.
+fn rebind_after_400_releases(distinct: bool) -> vgpu::StatsSnapshot {
     let gpu = Gpu::noop();
     let draw = fullscreen(
         &gpu,
@@ -79,16 +81,35 @@ fn an_idle_resource_used_again_is_not_evicted_early_by_its_stale_queue_entry() {
     let kept = buffer("kept idle");
     draw.set("tint", &kept).unwrap();
     render();
-    // `kept` goes idle; two other buffers take turns 400 times (each goes idle and is used
-    // again, over and over: more releases than the idle queue holds, 256).
     let (x, y) = (buffer("x"), buffer("y"));
+    let mut others = Vec::new();
     for i in 0..400 {
-        draw.set("tint", if i % 2 == 0 { &x } else { &y }).unwrap();
+        if distinct {
+            others.push(buffer(&format!("other {i}")));
+            draw.set("tint", &others[i]).unwrap();
+        } else {
+            draw.set("tint", if i % 2 == 0 { &x } else { &y }).unwrap();
+        }
     }
     render();
-    // Only three resources were ever idle: `kept` is still registered, its group still cached.
     draw.set("tint", &kept).unwrap();
-    let s = render();
+    render()
+}
+
+#[test]
+fn an_idle_resource_used_again_is_not_evicted_early_by_its_stale_queue_entry() {
+    // 400 releases overflow the idle queue (it holds 256 resources): with 400 distinct idle
+    // resources, `kept`, the oldest, is unregistered and binding it again creates its group.
+    let s = rebind_after_400_releases(true);
+    assert_eq!(
+        (s.bind_groups_created, s.cache_misses, s.cache_hits),
+        (1, 1, 0),
+        "400 releases of distinct resources overflow the idle queue: kept is evicted"
+    );
+    // `kept` goes idle; two other buffers take turns 400 times (each goes idle and is used
+    // again, over and over: as many releases, 400 entries in the queue). Only three resources
+    // were ever idle: `kept` is still registered, its group still cached.
+    let s = rebind_after_400_releases(false);
     assert_eq!(
         s.bind_groups_created, 0,
         "kept's bind group was evicted early"

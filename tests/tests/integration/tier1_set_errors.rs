@@ -908,7 +908,7 @@ fn dispatch_over_the_device_limit_is_rejected_and_records_nothing() {
             .flags
             .contains(wgpu::DownlevelFlags::COMPUTE_SHADERS)
         {
-            eprintln!("no compute shaders on this adapter; skipping");
+            vgpu_tests::skip("compute", "no compute shaders on this adapter");
             return;
         }
         let cs = gpu
@@ -1462,7 +1462,10 @@ fn vertex_and_index_ranges_are_checked_at_creation() {
 }
 
 /// Passes of two `Gpu`s nested on one thread: setting a value of the outer `Gpu` inside the
-/// inner pass reaches the outer pass's held state instead of locking it again (a deadlock).
+/// inner pass reaches the outer pass's held state instead of locking it again (a deadlock), and
+/// each `Gpu`'s frame records its own draw: the outer frame records one draw and captures the
+/// value set mid-pass into a slot of its own (as a set inside a pass of one `Gpu` does), the
+/// inner one records one draw and uploads or captures nothing (its values did not change).
 #[test]
 fn nested_passes_of_two_gpus_reach_each_state() {
     let (done, result) = std::sync::mpsc::channel();
@@ -1470,21 +1473,39 @@ fn nested_passes_of_two_gpus_reach_each_state() {
         let (a, b) = (Gpu::noop(), Gpu::noop());
         let (draw_a, target_a) = probe_ready(&a);
         let (draw_b, target_b) = probe_ready(&b);
+        let mut inner = None;
         let r = a.frame(|fa| {
             fa.pass(&target_a, |pa| {
-                b.frame(|fb| {
+                let report = b.frame(|fb| {
                     fb.pass(&target_b, |pb| {
                         draw_a.set("object", value! { color: [1.0; 4], gain: 1.0 })?;
                         pb.draw(&draw_b)
                     })
                 })?;
+                inner = Some(report.stats);
                 pa.draw(&draw_a)
             })
         });
-        let _ = done.send(r.map(|_| ()).map_err(|e| e.to_string()));
+        let stats = r.map(|outer| (outer.stats, inner.expect("the inner frame ran")));
+        let _ = done.send(stats.map_err(|e| e.to_string()));
     });
-    let r = result
+    let (outer, inner) = result
         .recv_timeout(std::time::Duration::from_secs(60))
-        .expect("nested passes of two Gpus deadlocked");
-    r.expect("nested frames");
+        .expect("nested passes of two Gpus deadlocked")
+        .expect("nested frames");
+    assert_eq!(
+        (outer.operations_recorded, outer.slots_captured),
+        (1, 1),
+        "a's frame draws a's draw with a's new value: {outer:?}"
+    );
+    assert!(outer.bytes_uploaded > 0, "{outer:?}");
+    assert_eq!(
+        (
+            inner.operations_recorded,
+            inner.slots_captured,
+            inner.bytes_uploaded
+        ),
+        (1, 0, 0),
+        "b's frame draws b's draw and nothing of a's: {inner:?}"
+    );
 }

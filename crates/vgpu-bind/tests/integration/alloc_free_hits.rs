@@ -120,3 +120,41 @@ fn the_counter_sees_allocations_on_the_miss_path() {
     });
     assert!(allocations > 0);
 }
+
+/// The counter counts what it says: one `Box` made inside [`allocations_in`] is one allocation, a
+/// `Vec` grown once more one more (a `realloc`); another thread's allocations while it runs are
+/// not counted.
+#[test]
+fn the_counter_counts_one_box_as_one_and_not_other_threads() {
+    let mut kept = Vec::new();
+    assert_eq!(
+        allocations_in(
+            || kept.push(std::hint::black_box(Box::new(7_u64)) as Box<dyn std::any::Any>)
+        ),
+        2,
+        "one Box and the Vec holding it"
+    );
+    let mut grown = Vec::<u64>::with_capacity(1);
+    assert_eq!(allocations_in(|| grown.reserve_exact(64)), 1, "a realloc");
+    assert_eq!(
+        allocations_in(|| drop(std::hint::black_box(Box::new(1_u8)))),
+        1,
+        "one Box"
+    );
+    let barrier = std::sync::Barrier::new(2);
+    std::thread::scope(|s| {
+        s.spawn(|| {
+            barrier.wait();
+            let boxes: Vec<Box<u64>> = (0..100)
+                .map(|i| std::hint::black_box(Box::new(i)))
+                .collect();
+            assert_eq!(boxes.len(), 100);
+            barrier.wait();
+        });
+        let n = allocations_in(|| {
+            barrier.wait();
+            barrier.wait();
+        });
+        assert_eq!(n, 0, "another thread's 101 allocations");
+    });
+}

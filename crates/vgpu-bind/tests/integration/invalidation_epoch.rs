@@ -6,6 +6,19 @@ use crate::common::*;
 use vgpu_bind::{BindingStore, CacheConfig};
 use vgpu_core::GpuContext;
 
+/// Binds `group` in a compute pass and submits it: the validation error wgpu raises, if any
+/// (a destroyed or invalid group's).
+fn bind_in_a_pass(ctx: &GpuContext, group: &wgpu::BindGroup) -> Option<String> {
+    let scope = ctx.device().push_error_scope(wgpu::ErrorFilter::Validation);
+    let mut encoder = ctx.device().create_command_encoder(&Default::default());
+    {
+        let mut pass = encoder.begin_compute_pass(&Default::default());
+        pass.set_bind_group(0, group, &[]);
+    }
+    ctx.queue().submit([encoder.finish()]);
+    pollster::block_on(scope.pop()).map(|e| e.to_string())
+}
+
 /// A cache of 3 entries (2 per layout) fills up and evicts least recently used entries, overall
 /// and per layout: the epoch does not move, eviction counters do, and a memoized group of an
 /// evicted entry is still a live group the caller can bind. Destroying the resource those
@@ -51,11 +64,13 @@ fn lru_eviction_leaves_the_epoch_unchanged_and_destroy_moves_it() {
     // references; recorded_after_eviction.rs records an evicted group), and its id is never
     // given to another group.
     assert!(!ids.contains(&memo_id));
-    assert_eq!(memo_group, memo_group.clone());
+    assert_eq!(bind_in_a_pass(&ctx, &memo_group), None, "the memo binds");
 
-    // Releasing retired groups does not move it either.
+    // Releasing retired groups does not move it either, and the memo (now held by the caller
+    // alone) still binds.
     store.release_retired();
     assert_eq!(store.invalidation_epoch(), epoch);
+    assert_eq!(bind_in_a_pass(&ctx, &memo_group), None, "the memo binds");
 
     // Destroying the resource the memo used moves it, though nothing is left to evict.
     assert_eq!(store.cache().dependents(old), 0);

@@ -524,10 +524,10 @@ fn for_context_counts_plans_and_uses_device_features() {
     assert_eq!(s.features(), ctx.features());
     // What validates depends on the device's features: f16 only where it has SHADER_F16.
     let f16 = "enable f16;\n@group(0) @binding(0) var<uniform> h: vec4<f16>;\n";
-    assert!(
-        Shader::with_features("f16", f16, wgpu::Features::empty()).is_err(),
-        "f16 without SHADER_F16"
-    );
+    let err = Shader::with_features("f16", f16, wgpu::Features::empty())
+        .expect_err("f16 without SHADER_F16");
+    assert_eq!(err.code(), "VGPU-SHADER-PARSE", "{err}");
+    assert!(err.to_string().contains("f16"), "{err}");
     assert_eq!(
         Shader::for_context(&ctx, "f16", f16).is_ok(),
         ctx.features().contains(wgpu::Features::SHADER_F16),

@@ -89,7 +89,8 @@ fn removing_an_owner_mid_submission_keeps_its_slots_until_the_end() {
     engine.remove_owner(a).unwrap();
     let err = engine.resolve(a).unwrap_err();
     assert_eq!(err.code(), "VGPU-UNIFORMS-STALE-OWNER");
-    assert!(engine.set_bytes(a, &mat(2.0)).is_err());
+    let err = engine.set_bytes(a, &mat(2.0)).unwrap_err();
+    assert_eq!(err.code(), "VGPU-UNIFORMS-STALE-OWNER", "{err}");
     // A new owner must not get a's slot in this submission.
     let b = engine.create_owner("b", AddressSpace::Uniform);
     engine.set_bytes(b, &mat(2.0)).unwrap();

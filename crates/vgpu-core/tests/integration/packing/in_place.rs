@@ -34,21 +34,26 @@ fn partial_pack_merges_onto_previous_bytes() {
         inner: { a: 5.0, b: 9.0 },
     };
     assert_eq!(bytes, pack(&p, &merged));
-    // A partial value is checked as strictly and changes nothing when rejected.
+    // A partial value is checked as strictly and changes nothing when rejected: the invalid
+    // member comes last, after valid members that differ from the bytes were written, so the
+    // rejection restores them.
     let snapshot = bytes.clone();
     let err = p
         .pack_partial(
-            &value! { color: [1.0, 0.0], inner: { b: 1.0 } },
+            &value! { color: [0.5, 0.5, 0.5, 0.5], inner: { a: 7.0, b: [1.0, 2.0] } },
             &mut bytes,
             &CTX,
         )
         .unwrap_err();
     assert_eq!(err.code(), "VGPU-SET-VALUE-INVALID");
-    assert_eq!(bytes, snapshot);
+    assert_eq!(
+        bytes, snapshot,
+        "the valid members written first are restored"
+    );
     let SetError::ValueInvalid { path, .. } = err else {
         panic!()
     };
-    assert_eq!(&*path, "$.color");
+    assert_eq!(&*path, "$.inner.b");
 }
 
 #[test]
