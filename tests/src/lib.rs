@@ -48,21 +48,88 @@ pub fn assert_all_pixels(image: &RgbaImage, expected: [u8; 4], what: &str) {
     }
 }
 
-/// The tier-2 device: the backend named by `VGPU_BACKEND` (default `auto`). Returns `None` (and
-/// says so on stderr) when that is the noop backend, where passes do not execute.
+/// The tier-2 device: the backend named by `VGPU_BACKEND` (default `auto`). Returns `None` after
+/// a [`skip`] of requirement `device` (a failure under `VGPU_REQUIRE=device`) when that is the
+/// noop backend, where passes do not execute.
 ///
 /// # Panics
-/// If no device can be created: a tier-2 test must not silently pass without a device.
+/// If no device can be created: a tier-2 test must not silently pass without a device; on the
+/// noop backend under `VGPU_REQUIRE=device`.
 pub fn real_gpu() -> Option<Gpu> {
     let gpu = match Gpu::from_env() {
         Ok(gpu) => gpu,
         Err(e) => panic!("tier-2 test needs a device (set VGPU_BACKEND=vulkan or gl): {e}"),
     };
     if gpu.is_noop() {
-        eprintln!("VGPU_BACKEND=noop: skipping a tier-2 (real device) test");
+        skip(
+            "device",
+            "VGPU_BACKEND=noop: a tier-2 (real device) test (passes do not execute)",
+        );
         return None;
     }
     Some(gpu)
+}
+
+/// The environment variable naming what must not be skipped: a comma-separated list of
+/// requirements (`device`, `window`, `web`, `timestamps`), e.g. `VGPU_REQUIRE=window,timestamps`.
+/// A [`skip`] of a listed requirement fails the test instead. CI (`.ci/run`) sets it to what its
+/// machine can run.
+pub const REQUIRE_ENV: &str = "VGPU_REQUIRE";
+
+/// The environment variable naming the file every [`skip`] appends its line to; unset, it is
+/// `vgpu-skips.txt` in the target folder of the test binary (`target/vgpu-skips.txt`).
+pub const SKIPS_FILE_ENV: &str = "VGPU_SKIPS_FILE";
+
+/// Whether `VGPU_REQUIRE` ([`REQUIRE_ENV`]) lists `requirement`.
+pub fn required(requirement: &str) -> bool {
+    std::env::var(REQUIRE_ENV).is_ok_and(|list| list.split(',').any(|r| r.trim() == requirement))
+}
+
+/// The file skips are recorded in ([`SKIPS_FILE_ENV`]), or `None` when this process is not a
+/// test binary under `target/<profile>/deps/` and the variable is unset.
+pub fn skips_file() -> Option<std::path::PathBuf> {
+    if let Some(path) = std::env::var_os(SKIPS_FILE_ENV).filter(|p| !p.is_empty()) {
+        return Some(path.into());
+    }
+    let exe = std::env::current_exe().ok()?;
+    let deps = exe.parent()?;
+    (deps.file_name()? == "deps").then_some(())?;
+    Some(deps.parent()?.parent()?.join("vgpu-skips.txt"))
+}
+
+/// Skips the calling test for want of `requirement` (one of the [`REQUIRE_ENV`] names, or
+/// another word for what is missing), saying why; the caller then returns. The skip is visible:
+///
+/// - it fails the test (panics with `reason`) when `VGPU_REQUIRE` lists `requirement`;
+/// - otherwise it writes `SKIPPED <test>: <reason> [<requirement>]` straight to the process's
+///   standard error (not through `eprintln!`, which the test harness captures and hides for
+///   passing tests), so a plain `cargo test` shows it,
+/// - and appends that line to [`skips_file`] (`target/vgpu-skips.txt`; `.ci/run` names one
+///   per backend, emptied before the run of the suite and printed after it).
+///
+/// # Panics
+/// When the requirement is required.
+#[track_caller]
+pub fn skip(requirement: &str, reason: &str) {
+    use std::io::Write as _;
+    let thread = std::thread::current();
+    let test = thread.name().unwrap_or("a test");
+    assert!(
+        !required(requirement),
+        "{test}: would skip ({reason}), but {REQUIRE_ENV}={} requires `{requirement}`",
+        std::env::var(REQUIRE_ENV).unwrap_or_default()
+    );
+    let line = format!("SKIPPED {test}: {reason} [{requirement}]\n");
+    // One write each: lines of tests running in parallel (or of other test binaries) do not
+    // interleave within a line.
+    let _ = std::io::stderr().write_all(line.as_bytes());
+    if let Some(path) = skips_file() {
+        let _ = std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(path)
+            .and_then(|mut f| f.write_all(line.as_bytes()));
+    }
 }
 
 /// Runs `case` on the noop device, then on [`real_gpu`] (unless `VGPU_BACKEND=noop`), and

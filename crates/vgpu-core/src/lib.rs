@@ -29,6 +29,7 @@ mod shader_error;
 mod stats;
 mod typed_shape;
 mod value;
+mod visits;
 mod wait;
 
 pub use adapter::{ContextOptions, SharedDisplay, request_context, request_context_for_window};
@@ -63,3 +64,6 @@ pub use set_error::did_you_mean;
 // The layout constants `#[derive(vgpu::Uniform)]` expands to (through `vgpu::typed`).
 #[doc(hidden)]
 pub use typed_shape::{const_max, round_up};
+// The complexity tests count the nodes the layout walks visit (no wall clock).
+#[doc(hidden)]
+pub use visits::visited_type_nodes;

@@ -29,11 +29,17 @@
 //! device, [`DEFAULT_DEVICE_CASES`] on the `VGPU_BACKEND` device, where the page buffers read
 //! back are what a real device holds); the test also asserts that draws went through both the
 //! fast record and the full record path, and that the counter checks applied.
+//!
+//! Deterministic: the cases come from a fixed seed ([`DEFAULT_SEED`]; `VGPU_PROPTEST_SEED=N`
+//! overrides it, decimal or `0x` hex), named in the test's output and in a failure's message. A
+//! failing case's seed is kept in [`REGRESSIONS`] (proptest's failure persistence; commit it),
+//! and those cases run first on every later run; `capture_model_shrunk_sequences` keeps shrunk
+//! sequences as plain tests.
 
 use std::collections::{HashMap, HashSet};
 
 use proptest::prelude::*;
-use proptest::test_runner::{Config, TestCaseError, TestRunner};
+use proptest::test_runner::{Config, FileFailurePersistence, RngSeed, TestCaseError, TestRunner};
 use vgpu::inspect::{BufferKey, EngineConfig, PageKey, RecordPath, RecordedBinding};
 use vgpu::{Draw, DrawDesc, DrawRange, Gpu, SharedUniforms, Target, TargetDesc, Uniform, value};
 
@@ -1150,6 +1156,31 @@ fn run_case(gpu: &Gpu, small: bool, ops: &[Op]) -> Result<Coverage, String> {
     Ok(world.coverage)
 }
 
+/// The seed of the random sequences when `VGPU_PROPTEST_SEED` is unset.
+const DEFAULT_SEED: u64 = 0x5eed_0030_c0de_0001;
+
+/// Where the seeds of failing cases are kept, replayed before new cases (commit this file).
+const REGRESSIONS: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/tests/integration/tier1_capture_model.proptest-regressions"
+);
+
+/// `VGPU_PROPTEST_SEED` (decimal, or hexadecimal after `0x`), or [`DEFAULT_SEED`].
+///
+/// # Panics
+/// If it is set and not a number: a typo must not silently run the default seed.
+fn seed() -> u64 {
+    let Ok(text) = std::env::var("VGPU_PROPTEST_SEED") else {
+        return DEFAULT_SEED;
+    };
+    let text = text.trim();
+    let parsed = match text.strip_prefix("0x") {
+        Some(hex) => u64::from_str_radix(&hex.replace('_', ""), 16),
+        None => text.parse(),
+    };
+    parsed.unwrap_or_else(|e| panic!("VGPU_PROPTEST_SEED={text:?}: not a u64 ({e})"))
+}
+
 /// `PROPTEST_CASES`, or `default`.
 fn cases(default: u32) -> u32 {
     std::env::var("PROPTEST_CASES")
@@ -1161,9 +1192,11 @@ fn cases(default: u32) -> u32 {
 /// Runs `cases` random sequences, each on a fresh device from `new_gpu`; panics with the
 /// shrunk sequence on the first failure. Returns what the checks covered.
 fn run_model(cases: u32, new_gpu: impl Fn() -> Gpu) -> Coverage {
+    let seed = seed();
     let config = Config {
         cases,
-        failure_persistence: None,
+        failure_persistence: Some(Box::new(FileFailurePersistence::Direct(REGRESSIONS))),
+        rng_seed: RngSeed::Fixed(seed),
         max_shrink_iters: 4096,
         ..Config::default()
     };
@@ -1178,12 +1211,14 @@ fn run_model(cases: u32, new_gpu: impl Fn() -> Gpu) -> Coverage {
         Ok(())
     });
     if let Err(e) = result {
-        panic!("{e}");
+        panic!(
+            "{e}\n(VGPU_PROPTEST_SEED={seed:#x}; the failing case's seed is now in {REGRESSIONS})"
+        );
     }
     let c = coverage.get();
     eprintln!(
-        "capture model: {cases} cases; draws recorded: {} fast, {} full; frames whose \
-         counters were checked: {} steady, {} exact uploads",
+        "capture model: {cases} cases, VGPU_PROPTEST_SEED={seed:#x}; draws recorded: {} fast, \
+         {} full; frames whose counters were checked: {} steady, {} exact uploads",
         c.fast, c.full, c.steady, c.exact
     );
     c

@@ -542,9 +542,12 @@ fn lavapipe_out_of_memory_for_a_texture_is_an_error_and_changes_nothing() {
     };
     let info = gpu.adapter_info();
     if info.backend != wgpu::Backend::Vulkan || info.device_type != wgpu::DeviceType::Cpu {
-        eprintln!(
-            "not lavapipe ({:?} {:?} {}): skipping the out-of-memory test",
-            info.backend, info.device_type, info.name
+        vgpu_tests::skip(
+            "lavapipe",
+            &format!(
+                "not lavapipe ({:?} {:?} {}): the out-of-memory test",
+                info.backend, info.device_type, info.name
+            ),
         );
         return;
     }

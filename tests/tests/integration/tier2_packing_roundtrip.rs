@@ -29,7 +29,10 @@ fn device() -> Option<Arc<GpuContext>> {
         Err(e) => panic!("tier-2 test needs a device (set VGPU_BACKEND=vulkan or gl): {e}"),
     };
     if ctx.is_noop() {
-        eprintln!("VGPU_BACKEND=noop: skipping a tier-2 (real device) test");
+        vgpu_tests::skip(
+            "device",
+            "VGPU_BACKEND=noop: a tier-2 (real device) test (passes do not execute)",
+        );
         return None;
     }
     Some(ctx)
@@ -352,9 +355,12 @@ fn uniform_struct_with_every_type_class_round_trips() {
                 && hazards.iter().any(|h| h.starts_with("$.tail:")),
             "{hazards:#?}"
         );
-        eprintln!(
-            "GL: leaving out what gl_hazards reports:\n{}",
-            hazards.join("\n")
+        vgpu_tests::skip(
+            "gl-layout-hazards",
+            &format!(
+                "GL: leaving out the members gl_hazards reports: {}",
+                hazards.join("; ")
+            ),
         );
         decls = decls
             .replace("    m2: mat2x2<f32>,\n", "")
@@ -413,9 +419,12 @@ struct Particles {
 fn f16_struct_round_trips_where_supported() {
     let Some(ctx) = device() else { return };
     if !ctx.features().contains(wgpu::Features::SHADER_F16) {
-        eprintln!(
-            "{:?} has no SHADER_F16: skipping the f16 round trip",
-            ctx.adapter_info().backend
+        vgpu_tests::skip(
+            "shader-f16",
+            &format!(
+                "{:?} has no SHADER_F16: the f16 round trip",
+                ctx.adapter_info().backend
+            ),
         );
         return;
     }

@@ -434,9 +434,12 @@ struct Params { color: vec4f }
 
 fn fragment_storage_supported(gpu: &Gpu) -> bool {
     if gpu.context().limits().max_storage_buffers_per_shader_stage == 0 {
-        eprintln!(
-            "{:?}: no storage buffers in fragment shaders; skipping the storage sub-case",
-            gpu.adapter_info().backend
+        vgpu_tests::skip(
+            "fragment-storage",
+            &format!(
+                "{:?}: no storage buffers in fragment shaders; the storage sub-case",
+                gpu.adapter_info().backend
+            ),
         );
         return false;
     }
@@ -745,7 +748,10 @@ fn a_depth_only_targets_depth_is_sampled_as_texture_depth_2d() {
     // can read (naga cannot emit either call); the comparison case below covers GL.
     let gl = gpu.adapter_info().backend == wgpu::Backend::Gl;
     let readers = if gl {
-        eprintln!("GL: depth textures are read by comparison only; skipping textureSample/Load");
+        vgpu_tests::skip(
+            "depth-sample",
+            "GL: depth textures are read by comparison only; textureSample/Load not checked",
+        );
         Vec::new()
     } else {
         let sampled = fullscreen(
@@ -807,7 +813,10 @@ fn a_depth_only_targets_depth_is_sampled_as_texture_depth_2d() {
         assert_eq!(depth[0], 0.2, "depth attachment, drawn half");
         assert_eq!(depth[3], 1.0, "depth attachment, cleared half");
     } else {
-        eprintln!("no depth-to-buffer copies on this adapter; skipping read_depth");
+        vgpu_tests::skip(
+            "depth-read-back",
+            "no depth-to-buffer copies on this adapter; read_depth not checked",
+        );
     }
     for (how, _, out) in &readers {
         let image = out.read_rgba8().unwrap();
@@ -877,7 +886,7 @@ fn a_storage_buffer_written_by_compute_is_read_by_a_draw_in_the_same_frame() {
         .flags
         .contains(wgpu::DownlevelFlags::COMPUTE_SHADERS)
     {
-        eprintln!("no compute shaders on this adapter; skipping");
+        vgpu_tests::skip("compute", "no compute shaders on this adapter");
         return;
     }
     if !fragment_storage_supported(&gpu) {

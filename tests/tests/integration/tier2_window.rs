@@ -370,22 +370,26 @@ fn run_window(example: &Path, backend: &str, display: Option<&str>) {
 
 /// Where a window test runs: its backend and display, the `Xvfb` it started (if any) and the
 /// lock that keeps the window tests of this binary one at a time (fields drop in this order).
-struct WindowSetup {
-    backend: String,
-    display: Option<String>,
+pub(crate) struct WindowSetup {
+    pub(crate) backend: String,
+    pub(crate) display: Option<String>,
     _server: Option<Xvfb>,
     _one_at_a_time: std::sync::MutexGuard<'static, ()>,
 }
 
-/// The setup of a window test, or `None` after printing why `what` is skipped: the noop backend
-/// presents nothing, and a window needs a display. Window tests run one at a time: two of them
+/// The setup of a window test, or `None` after saying why `what` is skipped
+/// ([`vgpu_tests::skip`]; a failure under `VGPU_REQUIRE=window`): the noop backend presents
+/// nothing, and a window needs a display. Window tests run one at a time: two of them
 /// starting their own `Xvfb` at once could pick the same free display, and the first to finish
 /// would stop the other's server (`XIO: fatal IO error 11`).
-fn window_setup(what: &str) -> Option<WindowSetup> {
+pub(crate) fn window_setup(what: &str) -> Option<WindowSetup> {
     static WINDOW_TESTS: std::sync::Mutex<()> = std::sync::Mutex::new(());
     let backend = std::env::var("VGPU_BACKEND").unwrap_or_else(|_| "auto".to_owned());
     if backend == "noop" {
-        eprintln!("VGPU_BACKEND=noop: skipping {what} (nothing is drawn or presented)");
+        vgpu_tests::skip(
+            "device",
+            &format!("VGPU_BACKEND=noop: {what} (nothing is drawn or presented)"),
+        );
         return None;
     }
     let guard = WINDOW_TESTS
@@ -399,7 +403,8 @@ fn window_setup(what: &str) -> Option<WindowSetup> {
             _one_at_a_time: guard,
         }),
         Err(why) => {
-            eprintln!("{what}: skipped: {why}");
+            // Fails instead under VGPU_REQUIRE=window (CI, with its Xvfb).
+            vgpu_tests::skip("window", &format!("{what}: {why}"));
             None
         }
     }
@@ -464,12 +469,40 @@ fn surface_pass_in_the_apps_encoder_child() {
     let options = vgpu::GpuOptions::from_env()
         .expect("VGPU_BACKEND")
         .with_display(event_loop.owned_display_handle());
+    let window = std::sync::Arc::new(window);
     let (gpu, surface) = Gpu::new_for_window(
         &options,
-        std::sync::Arc::new(window),
+        std::sync::Arc::clone(&window),
         &vgpu::SurfaceDesc::new(64, 64),
     )
     .expect("a Gpu presenting to the window");
+
+    // `VGPU-SURFACE` from a real window: a format the window does not offer, and an adopted
+    // device given without its instance.
+    let unoffered = vgpu::SurfaceDesc {
+        format: Some(wgpu::TextureFormat::Rgba32Float),
+        ..vgpu::SurfaceDesc::new(64, 64)
+    };
+    let err = gpu
+        .surface(std::sync::Arc::clone(&window), &unoffered)
+        .expect_err("a format the window does not offer");
+    assert_eq!(err.code(), "VGPU-SURFACE", "{err}");
+    assert!(err.to_string().contains("Rgba32Float"), "{err}");
+    let adopted = Gpu::from_wgpu(
+        None,
+        gpu.context().adapter().clone(),
+        gpu.device().clone(),
+        gpu.queue().clone(),
+    );
+    let err = adopted
+        .surface(
+            std::sync::Arc::clone(&window),
+            &vgpu::SurfaceDesc::new(64, 64),
+        )
+        .expect_err("no instance");
+    assert_eq!(err.code(), "VGPU-SURFACE", "{err}");
+    assert!(err.to_string().contains("Instance"), "{err}");
+    drop(adopted);
 
     let mut encoder = gpu.device().create_command_encoder(&Default::default());
     let err = gpu

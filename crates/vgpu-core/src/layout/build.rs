@@ -60,6 +60,7 @@ impl<'m> LayoutBuilder<'m> {
         ty: naga::Handle<naga::Type>,
         depth: usize,
     ) -> Result<Arc<TypeLayout>, LayoutProblem> {
+        crate::visits::visit();
         if let Some(l) = self.memo.get(&ty) {
             return Ok(l.clone());
         }
@@ -213,6 +214,7 @@ fn find_in(
     depth: usize,
     clean: &mut AHashMap<naga::Handle<naga::Type>, usize>,
 ) -> Option<LayoutProblem> {
+    crate::visits::visit();
     if clean.get(&ty).is_some_and(|&d| depth <= d) {
         return None;
     }

@@ -58,6 +58,7 @@ fn gl_walk(
     clean: &mut ahash::AHashSet<*const TypeLayout>,
     depth: usize,
 ) {
+    crate::visits::visit();
     if depth > MAX_TYPE_DEPTH || out.len() >= MAX_GL_HAZARDS || clean.contains(&(l as *const _)) {
         return;
     }

@@ -74,6 +74,7 @@ fn shape_walk(
     same: &mut ahash::AHashSet<(*const TypeLayout, *const TypeLayout)>,
     depth: usize,
 ) -> Option<String> {
+    crate::visits::visit();
     let leaf = || {
         format!(
             "{} vs {}",

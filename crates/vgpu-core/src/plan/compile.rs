@@ -58,6 +58,7 @@ struct PlanBuilder {
 impl PlanBuilder {
     /// The index of the node for `layout`, built (with its children) on first sight.
     fn node_for(&mut self, layout: &Arc<TypeLayout>) -> u32 {
+        crate::visits::visit();
         if let Some(&n) = self.memo.get(&Arc::as_ptr(layout)) {
             return n;
         }

@@ -738,24 +738,57 @@ fn wide_type_shader(levels: usize, gap: bool) -> String {
     s
 }
 
+/// The type nodes the layout walks visit on this thread while `f` runs
+/// ([`vgpu_core::visited_type_nodes`]), with `f`'s value.
+fn visits<T>(f: impl FnOnce() -> T) -> (u64, T) {
+    let before = vgpu_core::visited_type_nodes();
+    let value = f();
+    (vgpu_core::visited_type_nodes() - before, value)
+}
+
+/// A bound linear in the distinct types of a wide type of `levels` levels (`S0` … `S{levels}`
+/// and the `vec4f`, each struct with two members): a few visits per type per walk, far below
+/// the 2^levels leaves of its tree.
+fn linear_bound(levels: usize) -> u64 {
+    16 * (levels as u64 + 2)
+}
+
+/// Counted, not timed: every walk over a wide type visits a number of nodes linear in its
+/// levels (the count grows by the same step per level), where a walk of the tree would visit
+/// 2^levels leaves.
 #[test]
 fn wide_types_are_walked_linearly() {
-    let (done, result) = std::sync::mpsc::channel();
-    std::thread::spawn(move || {
-        let a = Shader::new("wide", &wide_type_shader(26, false)).unwrap();
-        let b = Shader::new("wide again", &wide_type_shader(26, false)).unwrap();
-        let la = a.bindings()[0].layout.clone().unwrap();
-        let lb = b.bindings()[0].layout.clone().unwrap();
-        // Two shaders, two distinct layout trees: structurally equal.
-        assert!(la == lb);
-        let gapped = Shader::new("wide gaps", &wide_type_shader(26, true)).unwrap();
-        let lg = gapped.bindings()[0].layout.clone().unwrap();
-        assert!(la != lg);
-        let hazards = lg.gl_hazards(true);
-        assert_eq!(hazards.len(), vgpu_core::MAX_GL_HAZARDS, "{hazards:?}");
-        let _ = done.send(());
-    });
-    result
-        .recv_timeout(std::time::Duration::from_secs(120))
-        .expect("a walk over a wide type did not finish: it is exponential");
+    let levels = 16;
+    let shader = |label: &str, levels: usize, gap: bool| {
+        visits(|| Shader::new(label, &wide_type_shader(levels, gap)).unwrap())
+    };
+    // Reflection: layouts, the host-shareability check and the write plan of the binding.
+    let (parse, a) = shader("wide", levels, false);
+    assert!(parse <= linear_bound(levels), "{parse} visits");
+    // One level more costs the same few visits: linear, not doubling.
+    let (smaller, _) = shader("wide smaller", levels - 1, false);
+    let (larger, _) = shader("wide larger", levels + 1, false);
+    assert_eq!(
+        parse - smaller,
+        larger - parse,
+        "{smaller}, {parse}, {larger} visits"
+    );
+    let (_, b) = shader("wide again", levels, false);
+    let la = a.bindings()[0].layout.clone().unwrap();
+    let lb = b.bindings()[0].layout.clone().unwrap();
+    // Two shaders, two distinct layout trees: structurally equal.
+    let (n, equal) = visits(|| la == lb);
+    assert!(equal);
+    assert!(n <= linear_bound(levels), "equality: {n} visits");
+    let (_, gapped) = shader("wide gaps", levels, true);
+    let lg = gapped.bindings()[0].layout.clone().unwrap();
+    let (n, equal) = visits(|| la == lg);
+    assert!(!equal);
+    assert!(n <= linear_bound(levels), "inequality: {n} visits");
+    let (n, hazards) = visits(|| lg.gl_hazards(true));
+    assert_eq!(hazards.len(), vgpu_core::MAX_GL_HAZARDS, "{hazards:?}");
+    assert!(n <= linear_bound(levels), "GL hazards: {n} visits");
+    let (n, hazards) = visits(|| la.gl_hazards(true));
+    assert_eq!(hazards, Vec::<String>::new());
+    assert!(n <= linear_bound(levels), "GL hazards (none): {n} visits");
 }

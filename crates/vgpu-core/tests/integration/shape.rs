@@ -212,40 +212,68 @@ fn wide(prefix: &str, levels: usize) -> String {
     s
 }
 
-/// The same wide shape under other struct names compares in time linear in its distinct types,
-/// whether it is equal or differs only after the whole tree.
+/// The type nodes the layout walks visit on this thread while `f` runs
+/// ([`vgpu_core::visited_type_nodes`]), with `f`'s value.
+fn visits<T>(f: impl FnOnce() -> T) -> (u64, T) {
+    let before = vgpu_core::visited_type_nodes();
+    let value = f();
+    (vgpu_core::visited_type_nodes() - before, value)
+}
+
+/// `SX { a: S{levels}, c: f32 }` and `TX { a: T{levels}, c: u32 }` in one shader, with the
+/// layouts of `sx` and `tx`.
+fn wide_pair(levels: usize) -> (Arc<TypeLayout>, Arc<TypeLayout>) {
+    let decls = format!(
+        "{}{}struct SX {{ a: S{levels}, c: f32 }}\nstruct TX {{ a: T{levels}, c: u32 }}\n",
+        wide("S", levels),
+        wide("T", levels)
+    );
+    let src = format!(
+        "{decls}@group(0) @binding(0) var<uniform> sx: SX;\n\
+         @group(0) @binding(1) var<uniform> tx: TX;\n"
+    );
+    let shader = Shader::new("wide", &src).unwrap();
+    let layout = |name| shader.binding(name).unwrap().layout.clone().unwrap();
+    (layout("sx"), layout("tx"))
+}
+
+/// The nodes visited comparing the shapes of the wide pair of `levels` levels: the inner types,
+/// then the wrappers, which differ only after them.
+fn compare_wide(levels: usize) -> (u64, u64) {
+    let (sx, tx) = wide_pair(levels);
+    // `S{levels}` vs `T{levels}`: the same shape.
+    let (s, t) = (&sx.members()[0].layout, &tx.members()[0].layout);
+    assert_eq!(
+        (&*s.name, &*t.name),
+        (&*format!("S{levels}"), &*format!("T{levels}"))
+    );
+    let (inner, d) = visits(|| s.shape_difference(t));
+    assert_eq!(d, None);
+    // The wrappers differ only after it.
+    let (outer, d) = visits(|| sx.shape_difference(&tx));
+    let d = d.unwrap();
+    assert_eq!(d.path, "c");
+    let end = 16u64 << levels;
+    assert_eq!(
+        d.detail,
+        format!("f32 at offset {end} (4 bytes) vs u32 at offset {end} (4 bytes)")
+    );
+    (inner, outer)
+}
+
+/// The same wide shape under other struct names is compared in a number of steps linear in its
+/// distinct types (counted, not timed), whether it is equal or differs only after the whole
+/// tree: each pair of distinct types is visited through each of its two members, once walked.
 #[test]
 fn wide_types_are_compared_linearly() {
-    let (done, result) = std::sync::mpsc::channel();
-    std::thread::spawn(move || {
-        let levels = 26;
-        let decls = format!(
-            "{}{}struct SX {{ a: S{levels}, c: f32 }}\nstruct TX {{ a: T{levels}, c: u32 }}\n",
-            wide("S", levels),
-            wide("T", levels)
-        );
-        let src = format!(
-            "{decls}@group(0) @binding(0) var<uniform> sx: SX;\n\
-             @group(0) @binding(1) var<uniform> tx: TX;\n"
-        );
-        let shader = Shader::new("wide", &src).unwrap();
-        let layout = |name| shader.binding(name).unwrap().layout.clone().unwrap();
-        let (sx, tx) = (layout("sx"), layout("tx"));
-        // `S{levels}` vs `T{levels}`: the same shape.
-        let (s, t) = (&sx.members()[0].layout, &tx.members()[0].layout);
-        assert_eq!((&*s.name, &*t.name), ("S26", "T26"));
-        assert_eq!(s.shape_difference(t), None);
-        // The wrappers differ only after it.
-        let d = sx.shape_difference(&tx).unwrap();
-        assert_eq!(d.path, "c");
-        let end = 16u64 << levels;
-        assert_eq!(
-            d.detail,
-            format!("f32 at offset {end} (4 bytes) vs u32 at offset {end} (4 bytes)")
-        );
-        let _ = done.send(());
-    });
-    result
-        .recv_timeout(std::time::Duration::from_secs(120))
-        .expect("comparing a wide type did not finish: it is exponential");
+    let levels = 16;
+    let (inner, outer) = compare_wide(levels);
+    // `S{k}` vs `T{k}` for k = levels … 1: the pair, then its `a` (walked) and `b` (found
+    // equal already); `S0` vs `T0`: the pair and its `vec4f` member.
+    let expected = 2 * levels as u64 + 2;
+    assert_eq!(inner, expected, "comparing S{levels} with T{levels}");
+    // The wrappers: the pair, the same walk under `a`, then `c`.
+    assert_eq!(outer, expected + 2, "comparing SX with TX");
+    // One level more: two visits more, not twice as many.
+    assert_eq!(compare_wide(levels + 1), (expected + 2, expected + 4));
 }

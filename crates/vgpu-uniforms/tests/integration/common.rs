@@ -102,3 +102,25 @@ pub fn frame(
     engine.finish_submission().unwrap();
     cams
 }
+
+/// Skips the calling test for want of `requirement`, visibly: `SKIPPED <test>: <reason>
+/// [<requirement>]` goes straight to the process's standard error (the harness captures only
+/// `eprintln!`), and a skip of a requirement `VGPU_REQUIRE` lists fails instead. The same
+/// protocol as `vgpu_tests::skip` (tests/src/lib.rs), which this crate's tests cannot depend on.
+///
+/// # Panics
+/// When `VGPU_REQUIRE` lists `requirement`.
+#[track_caller]
+pub fn skip(requirement: &str, reason: &str) {
+    use std::io::Write as _;
+    let required = std::env::var("VGPU_REQUIRE")
+        .is_ok_and(|list| list.split(',').any(|r| r.trim() == requirement));
+    let thread = std::thread::current();
+    let test = thread.name().unwrap_or("a test");
+    assert!(
+        !required,
+        "{test}: would skip ({reason}), but VGPU_REQUIRE requires `{requirement}`"
+    );
+    let line = format!("SKIPPED {test}: {reason} [{requirement}]\n");
+    let _ = std::io::stderr().write_all(line.as_bytes());
+}

@@ -282,7 +282,10 @@ fn the_gpu_sees_each_operation_snapshot() {
         Err(e) => panic!("no device for the tier-2 test: {e}"),
     };
     if ctx.is_noop() {
-        eprintln!("tier-2 read-back skipped: VGPU_BACKEND selects the noop backend");
+        crate::common::skip(
+            "device",
+            "VGPU_BACKEND selects the noop backend: no read-back",
+        );
         return;
     }
     eprintln!(
