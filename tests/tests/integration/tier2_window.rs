@@ -264,10 +264,11 @@ fn run_window(example: &Path, backend: &str, display: Option<&str>) {
         if let Some(status) = child.try_wait().expect("wait for the window example") {
             break status;
         }
+        // A hang guard, not a timing check: a child still running after 300 s is stopped, and
+        // the checks below fail on its status and missing output, which they print.
         if start.elapsed() > Duration::from_secs(300) {
             let _ = child.kill();
-            let _ = child.wait();
-            panic!("{backend}: the window example did not finish in 300 s");
+            break child.wait().expect("wait for the stopped window example");
         }
         std::thread::sleep(Duration::from_millis(50));
     };
