@@ -11,7 +11,7 @@ use std::sync::Arc;
 
 use vgpu::{DrawDesc, Gpu, PassDesc, SurfaceDesc};
 
-use crate::tier2_window::window_setup;
+use crate::tier2_window::{test_window, window_setup};
 
 const WIDTH: u32 = 64;
 const HEIGHT: u32 = 48;
@@ -31,43 +31,13 @@ fn gpu_surface_with_msaa_presents_frames_into_a_window() {
     vgpu_tests::run_child_test(module_path!(), "gpu_surface_msaa_child", &env);
 }
 
-/// A window of `WIDTH`×`HEIGHT` on `$DISPLAY`, and its event loop (kept alive with it).
-fn window() -> (winit::event_loop::EventLoop<()>, Arc<winit::window::Window>) {
-    let mut builder = winit::event_loop::EventLoop::builder();
-    #[cfg(any(
-        target_os = "linux",
-        target_os = "freebsd",
-        target_os = "openbsd",
-        target_os = "netbsd",
-        target_os = "dragonfly"
-    ))]
-    {
-        use winit::platform::x11::EventLoopBuilderExtX11;
-        builder.with_any_thread(true);
-    }
-    let event_loop = builder.build().expect("an event loop on $DISPLAY");
-    #[expect(
-        deprecated,
-        reason = "a window without running the event loop is enough here"
-    )]
-    let window = event_loop
-        .create_window(
-            winit::window::Window::default_attributes()
-                .with_title("vgpu surface test")
-                .with_inner_size(winit::dpi::PhysicalSize::new(WIDTH, HEIGHT))
-                .with_resizable(false),
-        )
-        .expect("a window");
-    (event_loop, Arc::new(window))
-}
-
 #[test]
 #[ignore = "child of gpu_surface_with_msaa_presents_frames_into_a_window"]
 fn gpu_surface_msaa_child() {
     if !vgpu_tests::in_child_test("gpu_surface_msaa_child") {
         return;
     }
-    let (event_loop, window) = window();
+    let (event_loop, window) = test_window("vgpu surface test", Some((WIDTH, HEIGHT)));
     // The Gpu first (on GL it needs the window's display), then its surface.
     let options = vgpu::GpuOptions::from_env()
         .expect("VGPU_BACKEND")

@@ -447,30 +447,10 @@ fn surface_pass_in_the_apps_encoder_child() {
     if !vgpu_tests::in_child_test("surface_pass_in_the_apps_encoder_child") {
         return;
     }
-    let mut builder = winit::event_loop::EventLoop::builder();
-    #[cfg(any(
-        target_os = "linux",
-        target_os = "freebsd",
-        target_os = "openbsd",
-        target_os = "netbsd",
-        target_os = "dragonfly"
-    ))]
-    {
-        use winit::platform::x11::EventLoopBuilderExtX11;
-        builder.with_any_thread(true);
-    }
-    let event_loop = builder.build().expect("an event loop on $DISPLAY");
-    #[expect(
-        deprecated,
-        reason = "a window without running the event loop is enough here"
-    )]
-    let window = event_loop
-        .create_window(winit::window::Window::default_attributes().with_title("vgpu test"))
-        .expect("a window");
+    let (event_loop, window) = test_window("vgpu test", None);
     let options = vgpu::GpuOptions::from_env()
         .expect("VGPU_BACKEND")
         .with_display(event_loop.owned_display_handle());
-    let window = std::sync::Arc::new(window);
     let (gpu, surface) = Gpu::new_for_window(
         &options,
         std::sync::Arc::clone(&window),
@@ -521,4 +501,40 @@ fn surface_pass_in_the_apps_encoder_child() {
     })
     .expect("a frame into the surface after the refusal");
     assert!(gpu.take_uncaptured_errors().is_empty());
+}
+
+/// A window titled `title` on `$DISPLAY` (made on any thread; the event loop is never run) and
+/// its event loop, which must outlive it; `size` fixes its inner size (and makes it fixed-size).
+pub(crate) fn test_window(
+    title: &str,
+    size: Option<(u32, u32)>,
+) -> (
+    winit::event_loop::EventLoop<()>,
+    std::sync::Arc<winit::window::Window>,
+) {
+    let mut builder = winit::event_loop::EventLoop::builder();
+    #[cfg(any(
+        target_os = "linux",
+        target_os = "freebsd",
+        target_os = "openbsd",
+        target_os = "netbsd",
+        target_os = "dragonfly"
+    ))]
+    {
+        use winit::platform::x11::EventLoopBuilderExtX11;
+        builder.with_any_thread(true);
+    }
+    let event_loop = builder.build().expect("an event loop on $DISPLAY");
+    let mut attributes = winit::window::Window::default_attributes().with_title(title);
+    if let Some((width, height)) = size {
+        attributes = attributes
+            .with_inner_size(winit::dpi::PhysicalSize::new(width, height))
+            .with_resizable(false);
+    }
+    #[expect(
+        deprecated,
+        reason = "a window without running the event loop is enough here"
+    )]
+    let window = event_loop.create_window(attributes).expect("a window");
+    (event_loop, std::sync::Arc::new(window))
 }
