@@ -375,6 +375,7 @@ impl Scene {
             offset: 0,
             format: wgpu::IndexFormat::Uint16,
             count: indices.len() as u32,
+            base_vertex: 0,
         };
         let position = wgpu::VertexAttribute {
             format: wgpu::VertexFormat::Float32x3,

@@ -43,6 +43,21 @@ pub struct IndexBuffer {
     pub format: wgpu::IndexFormat,
     /// Number of indices drawn.
     pub count: u32,
+    /// Added to each index before the vertex is fetched (WebGPU's `baseVertex`). Default 0.
+    pub base_vertex: i32,
+}
+
+impl IndexBuffer {
+    /// `count` indices of `format` from the start of `buffer`, base vertex 0.
+    pub fn new(buffer: &Buffer, format: wgpu::IndexFormat, count: u32) -> Self {
+        IndexBuffer {
+            buffer: buffer.clone(),
+            offset: 0,
+            format,
+            count,
+            base_vertex: 0,
+        }
+    }
 }
 
 /// Describes a [`Draw`]. `Default`: the vertex buffers' vertex count (3 without vertex buffers),
@@ -249,6 +264,7 @@ impl Gpu {
                 offset: i.offset,
                 format: i.format,
                 count: i.count,
+                base_vertex: i.base_vertex,
             }),
         );
         let handle = OpHandle::insert(

@@ -164,6 +164,15 @@ pub enum Error {
     /// A handle of another `Gpu`.
     #[error(transparent)]
     ForeignGpu(Box<ForeignGpuError>),
+    /// Render and compute pipeline state: attachments, stencil, constants, features.
+    #[error(transparent)]
+    Pipeline(Box<crate::pipeline_error::PipelineError>),
+    /// Indirect and multi-draw calls.
+    #[error(transparent)]
+    Indirect(Box<crate::indirect_error::IndirectError>),
+    /// Occlusion queries.
+    #[error(transparent)]
+    Query(Box<crate::query_error::QueryError>),
 }
 
 macro_rules! boxed_from {
@@ -186,6 +195,9 @@ boxed_from! {
     Binding(BindingError),
     Frame(FrameError),
     ForeignGpu(ForeignGpuError),
+    Pipeline(crate::pipeline_error::PipelineError),
+    Indirect(crate::indirect_error::IndirectError),
+    Query(crate::query_error::QueryError),
 }
 
 impl From<vgpu_uniforms::UniformsError> for Error {
@@ -226,6 +238,9 @@ impl ErrorCode for Error {
             Error::Binding(e) => e.code(),
             Error::Frame(e) => e.code(),
             Error::ForeignGpu(e) => e.code(),
+            Error::Pipeline(e) => e.code(),
+            Error::Indirect(e) => e.code(),
+            Error::Query(e) => e.code(),
         }
     }
 }
@@ -257,6 +272,9 @@ impl std::fmt::Debug for Error {
             Error::Binding(e) => e,
             Error::Frame(e) => e,
             Error::ForeignGpu(e) => e,
+            Error::Pipeline(e) => e,
+            Error::Indirect(e) => e,
+            Error::Query(e) => e,
         };
         f.debug_struct("Error")
             .field("message", &format_args!("{message}"))
@@ -329,6 +347,30 @@ impl Error {
     /// The frame error, if this is one.
     pub fn as_frame(&self) -> Option<&FrameError> {
         if let Error::Frame(e) = self {
+            Some(e)
+        } else {
+            None
+        }
+    }
+    /// The pipeline-state error, if this is one.
+    pub fn as_pipeline(&self) -> Option<&crate::pipeline_error::PipelineError> {
+        if let Error::Pipeline(e) = self {
+            Some(e)
+        } else {
+            None
+        }
+    }
+    /// The indirect-draw error, if this is one.
+    pub fn as_indirect(&self) -> Option<&crate::indirect_error::IndirectError> {
+        if let Error::Indirect(e) = self {
+            Some(e)
+        } else {
+            None
+        }
+    }
+    /// The occlusion-query error, if this is one.
+    pub fn as_query(&self) -> Option<&crate::query_error::QueryError> {
+        if let Error::Query(e) = self {
             Some(e)
         } else {
             None

@@ -146,6 +146,9 @@ const CODES: &[CodeInfo] = &[
 pub fn error_codes() -> impl Iterator<Item = &'static CodeInfo> {
     CODES
         .iter()
+        .chain(crate::pipeline_error::CODES)
+        .chain(crate::indirect_error::CODES)
+        .chain(crate::query_error::CODES)
         .chain(vgpu_core::ERROR_CODES)
         .chain(vgpu_uniforms::ERROR_CODES)
         .chain(vgpu_bind::ERROR_CODES)

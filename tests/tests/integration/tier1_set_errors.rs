@@ -1406,6 +1406,7 @@ fn vertex_and_index_ranges_are_checked_at_creation() {
             offset,
             format: wgpu::IndexFormat::Uint32,
             count,
+            base_vertex: 0,
         };
         let draw_of = |vb: VertexBuffer, ib: Option<IndexBuffer>| {
             gpu.draw(

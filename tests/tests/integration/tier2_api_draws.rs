@@ -132,6 +132,7 @@ fn set_counts_on_an_indexed_draw_changes_the_instances() {
             offset: 0,
             format: wgpu::IndexFormat::Uint32,
             count: 6,
+            base_vertex: 0,
         };
         let draw = gpu
             .draw(

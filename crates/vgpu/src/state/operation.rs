@@ -48,6 +48,8 @@ pub(crate) struct IndexBinding {
     pub(crate) offset: u64,
     pub(crate) format: wgpu::IndexFormat,
     pub(crate) count: u32,
+    /// Added to each index (WebGPU's `baseVertex`).
+    pub(crate) base_vertex: i32,
 }
 
 /// What a binding currently holds.
