@@ -97,6 +97,7 @@ mod indirect_error;
 #[doc(hidden)]
 pub mod inspect;
 pub mod low_level;
+mod occlusion;
 mod op_handle;
 mod pass;
 mod pass_desc;
@@ -138,6 +139,7 @@ pub use error_codes::{CodeInfo, error_codes, explain};
 pub use frame::Frame;
 pub use gpu::Gpu;
 pub use gpu_options::GpuOptions;
+pub use occlusion::OcclusionQueries;
 pub use pass::Pass;
 pub use pass_desc::{PassDesc, PassTarget};
 pub use pipeline_error::PipelineError;

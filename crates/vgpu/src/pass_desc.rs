@@ -49,6 +49,9 @@ pub struct PassDesc<'t> {
     pub viewport: Option<[f32; 6]>,
     /// Scissor rectangle `[x, y, width, height]`.
     pub scissor: Option<[u32; 4]>,
+    /// Occlusion queries the pass's draws may count samples into
+    /// ([`Pass::begin_occlusion_query`](crate::Pass)).
+    pub occlusion: Option<&'t crate::OcclusionQueries>,
 }
 
 impl<'t> PassDesc<'t> {
@@ -61,6 +64,7 @@ impl<'t> PassDesc<'t> {
             clear_depth: Some(1.0),
             viewport: None,
             scissor: None,
+            occlusion: None,
         }
     }
     /// Sets the label.
@@ -92,6 +96,11 @@ impl<'t> PassDesc<'t> {
     /// Sets the scissor rectangle.
     pub fn scissor(mut self, x: u32, y: u32, w: u32, h: u32) -> Self {
         self.scissor = Some([x, y, w, h]);
+        self
+    }
+    /// Gives the pass occlusion queries to count into.
+    pub fn occlusion(mut self, queries: &'t crate::OcclusionQueries) -> Self {
+        self.occlusion = Some(queries);
         self
     }
 }
@@ -166,7 +175,7 @@ pub(crate) fn begin_render_pass<'e>(
             beginning_of_pass_write_index: Some(2 * i),
             end_of_pass_write_index: Some(2 * i + 1),
         }),
-        occlusion_query_set: None,
+        occlusion_query_set: desc.occlusion.map(|q| q.query_set()),
         multiview_mask: None,
     });
     if let Some([x, y, w, h, min, max]) = desc.viewport {
