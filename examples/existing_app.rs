@@ -153,11 +153,7 @@ fn run() -> Result<(), Box<dyn std::error::Error>> {
             Ok(draw)
         })
         .collect::<vgpu::Result<Vec<_>>>()?;
-    let signature = TargetSignature {
-        color: Some(format),
-        depth: None,
-        samples: 1,
-    };
+    let signature = TargetSignature::new(Some(format), None, 1);
 
     for frame in 1..=FRAMES {
         let mut encoder = device.create_command_encoder(&Default::default());

@@ -135,6 +135,30 @@ pub const ERROR_CODES: &[CodeInfo] = &[
         fix: "Use raw wgpu for that part, or the binding types vgpu supports.",
     },
     CodeInfo {
+        code: "VGPU-CONSTANT-UNKNOWN",
+        variant: "ShaderError::ConstantUnknown",
+        meaning: "A draw's or compute's `constants` names no WGSL `override` of its shader (by name or `@id`); the message lists the overrides and suggests a near name.",
+        fix: "Use an override's name or its `@id` as decimal text, as the list shows.",
+    },
+    CodeInfo {
+        code: "VGPU-CONSTANT-TYPE",
+        variant: "ShaderError::ConstantType",
+        meaning: "A constant's value cannot be represented in its override's type (a fraction or out of range for i32/u32, not 0/1 for bool, not finite or out of range for f32/f16).",
+        fix: "Give a value the override's WGSL type holds, as the message says.",
+    },
+    CodeInfo {
+        code: "VGPU-CONSTANT-MISSING",
+        variant: "ShaderError::ConstantMissing",
+        meaning: "An `override` without an initializer was given no value in `constants`.",
+        fix: "Add the override (by the key the message names) to `constants`, or give it a default in WGSL.",
+    },
+    CodeInfo {
+        code: "VGPU-CONSTANT-DUPLICATE",
+        variant: "ShaderError::ConstantDuplicate",
+        meaning: "One override is given two values in `constants` (one key twice, or its name and its `@id`).",
+        fix: "Give each override one value.",
+    },
+    CodeInfo {
         code: "VGPU-SET-VALUE-INVALID",
         variant: "SetError::ValueInvalid",
         meaning: "A value's shape, type or range does not match the binding's WGSL type; names the path (`$.lights[1].color`).",

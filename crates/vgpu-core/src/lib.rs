@@ -46,7 +46,10 @@ pub use layout::{
 };
 pub use pipeline_layout::PipelineLayoutDesc;
 pub use plan::WritePlan;
-pub use reflect::{BindingInfo, BindingKind, EntryPointInfo, FragmentOutput, Stage, VertexInput};
+pub use reflect::{
+    BindingInfo, BindingKind, EntryPointInfo, FragmentOutput, OverrideInfo, OverrideType, Stage,
+    VertexInput,
+};
 pub use set_error::{PackContext, SetError, TypedLayoutError, TypedMismatch};
 pub use shader::{MemberRef, Shader, ShaderOptions, naga_capabilities};
 pub use shader_error::ShaderError;

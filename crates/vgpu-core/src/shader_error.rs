@@ -127,6 +127,72 @@ pub enum ShaderError {
         /// What is unsupported.
         what: String,
     },
+    /// A pipeline constant names no `override` of the shader (by name or by `@id`).
+    #[error(
+        "VGPU-CONSTANT-UNKNOWN: {label:?}: constant `{key}` names no override of shader {shader:?}{}; overrides: {}",
+        hint_suffix(.hint),
+        list_or_none(.available)
+    )]
+    ConstantUnknown {
+        /// The draw's or compute's label.
+        label: String,
+        /// The shader's label.
+        shader: String,
+        /// The key given.
+        key: String,
+        /// `did you mean …?` when a name is near, else empty.
+        hint: String,
+        /// Every override of the shader (`@id(n) name: type = default`).
+        available: Vec<String>,
+    },
+    /// A pipeline constant's value cannot be represented in its override's type.
+    #[error(
+        "VGPU-CONSTANT-TYPE: {label:?}: override `{name}` of shader {shader:?} is {ty}: expected {expected}, got {value}"
+    )]
+    ConstantType {
+        /// The draw's or compute's label.
+        label: String,
+        /// The shader's label.
+        shader: String,
+        /// The override's name.
+        name: String,
+        /// The override's WGSL type (`u32`).
+        ty: String,
+        /// What the type accepts.
+        expected: String,
+        /// The value given, printed.
+        value: String,
+    },
+    /// An override without an initializer was given no value.
+    #[error(
+        "VGPU-CONSTANT-MISSING: {label:?}: override `{name}` of shader {shader:?} has no default; give it a value in `constants` (key {key:?})"
+    )]
+    ConstantMissing {
+        /// The draw's or compute's label.
+        label: String,
+        /// The shader's label.
+        shader: String,
+        /// The override's name.
+        name: String,
+        /// The key to give it (its `@id` as text when it has one, else its name).
+        key: String,
+    },
+    /// One override was given two values (the same key twice, or its name and its `@id`).
+    #[error(
+        "VGPU-CONSTANT-DUPLICATE: {label:?}: override `{name}` of shader {shader:?} is given twice: as `{first}` and as `{second}`"
+    )]
+    ConstantDuplicate {
+        /// The draw's or compute's label.
+        label: String,
+        /// The shader's label.
+        shader: String,
+        /// The override's name.
+        name: String,
+        /// The first key that set it.
+        first: String,
+        /// The second key that set it.
+        second: String,
+    },
 }
 
 impl ErrorCode for ShaderError {
@@ -141,6 +207,10 @@ impl ErrorCode for ShaderError {
             ShaderError::LayoutConflict { .. } => "VGPU-SHADER-LAYOUT-CONFLICT",
             ShaderError::HostShareable { .. } => "VGPU-SHADER-HOST-SHAREABLE",
             ShaderError::Unsupported { .. } => "VGPU-SHADER-UNSUPPORTED",
+            ShaderError::ConstantUnknown { .. } => "VGPU-CONSTANT-UNKNOWN",
+            ShaderError::ConstantType { .. } => "VGPU-CONSTANT-TYPE",
+            ShaderError::ConstantMissing { .. } => "VGPU-CONSTANT-MISSING",
+            ShaderError::ConstantDuplicate { .. } => "VGPU-CONSTANT-DUPLICATE",
         }
     }
 }
@@ -150,5 +220,13 @@ fn list_or_none(items: &[String]) -> String {
         "none".to_owned()
     } else {
         items.join(", ")
+    }
+}
+
+fn hint_suffix(hint: &str) -> String {
+    if hint.is_empty() {
+        String::new()
+    } else {
+        format!(" ({hint})")
     }
 }

@@ -14,11 +14,13 @@
 //! - Setting a value to the bytes it holds is compared and skipped, but still costs the set.
 //! - A bind group created in every steady frame means a binding changes every frame.
 //! - When the GPU limits the frame, its longest pass is where the time is.
+//! - A pipeline created inside a frame after warm-up compiles its shaders there (a hitch):
+//!   preparing it at load time moves that work out of the frames.
 
 use std::collections::VecDeque;
 use std::time::Duration;
 
-use vgpu_core::StatsSnapshot;
+use vgpu_core::{Label, StatsSnapshot};
 
 use crate::report::{Bound, FrameReport, Verdict};
 
@@ -81,6 +83,18 @@ pub enum Advice {
         /// Frames it dominated.
         frames: usize,
     },
+    /// Pipelines were created while frames after the warm-up ([`Advisor::WARMUP_FRAMES`]) were
+    /// recorded: each compiled its shaders inside its frame. [`crate::Draw::prepare`] or
+    /// [`crate::Gpu::prepare`] (and [`crate::Compute::prepare`]) at load time create them ahead.
+    PipelinesCreatedInFrames {
+        /// Pipelines created in those frames (render and compute).
+        pipelines: u64,
+        /// Frames after the warm-up that created pipelines.
+        frames: usize,
+        /// The draws whose render pipelines were created, each once, in the order first seen
+        /// (compute pipelines are counted but not named).
+        draws: Vec<String>,
+    },
 }
 
 impl Advice {
@@ -113,6 +127,12 @@ impl Advice {
             Advice::GpuPassDominates { pass, share, .. } => {
                 format!("pass {pass:?} takes {:.0}% of GPU time", share * 100.0)
             }
+            Advice::PipelinesCreatedInFrames {
+                pipelines, draws, ..
+            } => match draws.first() {
+                Some(label) => format!("prepare {pipelines} pipeline(s) (draw {label:?}…)"),
+                None => format!("prepare {pipelines} pipeline(s)"),
+            },
         }
     }
 }
@@ -178,6 +198,31 @@ impl std::fmt::Display for Advice {
                 share * 100.0,
                 ms(gpu)
             ),
+            Advice::PipelinesCreatedInFrames {
+                pipelines,
+                frames,
+                draws,
+            } => {
+                write!(
+                    f,
+                    "prepare pipelines ahead: {pipelines} pipeline(s) were created while \
+                     {frames} frame(s) after warm-up were recorded"
+                )?;
+                if !draws.is_empty() {
+                    write!(f, " (by draw ")?;
+                    for (i, label) in draws.iter().enumerate() {
+                        let sep = if i == 0 { "" } else { ", " };
+                        write!(f, "{sep}{label:?}")?;
+                    }
+                    write!(f, ")")?;
+                }
+                write!(
+                    f,
+                    "; creating a pipeline compiles its shaders inside the frame (a hitch): call \
+                     `prepare` at load time (draw.prepare(target.signature()), \
+                     gpu.prepare(draws, signature), compute.prepare())"
+                )
+            }
         }
     }
 }
@@ -223,6 +268,10 @@ struct Sample {
     longest_pass: Option<(usize, Duration)>,
     stats: StatsSnapshot,
     creator: Option<String>,
+    /// `FrameReport::index`.
+    index: u64,
+    /// `FrameReport::pipelines_created_by` (empty and unallocated in most frames).
+    pipelines_created_by: Vec<Label>,
 }
 
 impl Sample {
@@ -261,6 +310,10 @@ impl Advisor {
     pub const INSTANCING_MIN_DRAWS: u64 = 256;
     /// Unchanged sets per frame before they are mentioned.
     pub const UNCHANGED_MIN_SETS: u64 = 16;
+    /// The first frames of a `Gpu` (by [`FrameReport::index`]) that create pipelines without
+    /// advice: pipelines not prepared are created there. A frame after them that creates one
+    /// gets [`Advice::PipelinesCreatedInFrames`] (at once: it needs no [`Advisor::MIN_FRAMES`]).
+    pub const WARMUP_FRAMES: u64 = 2;
 
     /// An advisor over the last `frames` frames (at least 1).
     pub fn new(frames: usize) -> Advisor {
@@ -294,6 +347,8 @@ impl Advisor {
             longest_pass,
             stats: report.stats,
             creator: report.bind_group_creator.clone(),
+            index: report.index,
+            pipelines_created_by: report.pipelines_created_by.clone(),
         });
     }
 
@@ -325,6 +380,7 @@ impl Advisor {
             advice.extend(self.bind_groups_in_steady_frames());
             advice.extend(self.unchanged_sets());
         }
+        advice.extend(self.pipelines_created_in_frames());
         AdvisorReport {
             frames,
             verdict,
@@ -407,6 +463,29 @@ impl Advisor {
             per_frame: median_u64(creating.iter().map(|s| s.stats.bind_groups_created)),
             frames: creating.len(),
             first_creator: creating.iter().rev().find_map(|s| s.creator.clone()),
+        })
+    }
+
+    fn pipelines_created_in_frames(&self) -> Option<Advice> {
+        let late = || {
+            self.samples
+                .iter()
+                .filter(|s| s.index > Advisor::WARMUP_FRAMES && s.stats.pipelines_created > 0)
+        };
+        let frames = late().count();
+        if frames == 0 {
+            return None;
+        }
+        let mut draws: Vec<String> = Vec::new();
+        for label in late().flat_map(|s| &s.pipelines_created_by) {
+            if !draws.iter().any(|d| d == label.as_str()) {
+                draws.push(label.as_str().to_owned());
+            }
+        }
+        Some(Advice::PipelinesCreatedInFrames {
+            pipelines: late().map(|s| s.stats.pipelines_created).sum(),
+            frames,
+            draws,
         })
     }
 

@@ -45,8 +45,10 @@ pub enum BindingArg<'a> {
     RawBufferBinding(wgpu::BufferBinding<'a>),
     /// A vgpu texture's default view.
     Texture(&'a Texture),
-    /// A target's color texture (single-sample).
+    /// A target's first color texture (single-sample).
     TargetColor(&'a Target),
+    /// A target's color attachment `n` (single-sample), e.g. one plane of a G-buffer.
+    TargetColorAt(&'a Target, u32),
     /// A target's depth texture.
     TargetDepth(&'a Target),
     /// A raw texture view.
@@ -134,7 +136,10 @@ impl BindingArg<'_> {
                 label: "wgpu buffer binding",
             }),
             BindingArg::Texture(t) => lower_view(ViewSource::Texture(t), check)?,
-            BindingArg::TargetColor(t) => lower_view(ViewSource::TargetColor(t), check)?,
+            BindingArg::TargetColor(t) => lower_view(ViewSource::TargetColor(t, 0), check)?,
+            BindingArg::TargetColorAt(t, i) => {
+                lower_view(ViewSource::TargetColor(t, *i as usize), check)?
+            }
             BindingArg::TargetDepth(t) => lower_view(ViewSource::TargetDepth(t), check)?,
             BindingArg::RawView(view) => BindingInput::View(ViewInput {
                 view,
@@ -160,7 +165,7 @@ impl BindingArg<'_> {
 /// The vgpu handles a view is taken from.
 enum ViewSource<'a> {
     Texture(&'a Texture),
-    TargetColor(&'a Target),
+    TargetColor(&'a Target, usize),
     TargetDepth(&'a Target),
 }
 
@@ -180,17 +185,20 @@ fn lower_view<'a>(
                 what: "a texture",
             })
         }
-        ViewSource::TargetColor(t) => {
+        ViewSource::TargetColor(t, index) => {
             check(t.inner.gpu, "target", &t.inner.label)?;
-            match t.color_view() {
+            match t.color_view_at(index) {
                 Some(view) => BindingInput::View(ViewInput {
                     view,
-                    format: Some(t.format()),
+                    format: t.color_texture_at(index).map(|c| c.format()),
                     samples: 1,
                     owner: ViewOwner::Target(&t.inner),
                     what: "a target's color texture",
                 }),
-                None => BindingInput::Unusable("a depth-only target's color (it has none)"),
+                None if t.color_count() == 0 => {
+                    BindingInput::Unusable("a depth-only target's color (it has none)")
+                }
+                None => BindingInput::Unusable("a color attachment index past the target's last"),
             }
         }
         ViewSource::TargetDepth(t) => {

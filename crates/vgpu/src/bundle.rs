@@ -15,10 +15,12 @@ use std::sync::Arc;
 use vgpu_uniforms::OwnerKey;
 
 use crate::descriptors::{DrawRange, GpuId, TargetSignature};
+use crate::buffer::Buffer;
 use crate::draw::Draw;
 use crate::error::{FrameError, Result, foreign_gpu};
 use crate::gpu::Gpu;
-use crate::state::{BundleCmd, OpKey, PassBindings, encode_bundle};
+use crate::pass_indirect::{ARGUMENTS, args_size, check_features, check_indirect_buffer};
+use crate::state::{BundleCmd, DrawCall, IndirectArgs, OpKey, PassBindings, encode_bundle};
 
 /// A draw recorded into a bundle, kept alive by it.
 struct Dep {
@@ -35,6 +37,9 @@ struct BundleInner {
     bundle: wgpu::RenderBundle,
     sig: TargetSignature,
     deps: Vec<Dep>,
+    /// The argument buffers of its indirect draws, with the draw's label: one destroyed makes
+    /// the bundle stale.
+    indirect: Vec<(Buffer, String)>,
     pinned: Vec<OwnerKey>,
     draws: usize,
 }
@@ -72,6 +77,7 @@ pub struct BundleRecorder<'g> {
     sig: TargetSignature,
     bound: PassBindings,
     deps: Vec<Dep>,
+    indirect: Vec<(Buffer, String)>,
 }
 
 impl std::fmt::Debug for BundleRecorder<'_> {
@@ -93,14 +99,44 @@ impl BundleRecorder<'_> {
         self.draw_range(draw, Some(&range))
     }
 
+    /// Records `draw` with its counts read from `args` at `offset`, as
+    /// [`Pass::draw_indirect`](crate::Pass::draw_indirect) does (20-byte arguments for an
+    /// indexed draw, else 16), checked the same way. Replaying the bundle after `args` was
+    /// destroyed fails with `VGPU-BUNDLE-STALE`. A bundle has no multi-draw: record several
+    /// `draw_indirect`s.
+    pub fn draw_indirect(&mut self, draw: &Draw, args: &Buffer, offset: u64) -> Result<()> {
+        let gpu_id = self.gpu.id();
+        if draw.gpu_id != gpu_id {
+            return Err(foreign_gpu("draw", &draw.label(), "recording the bundle"));
+        }
+        check_features(&self.gpu.ctx, draw, false)?;
+        let indexed = self.gpu.with_state(|st| st.draw_is_indexed(draw.inner.key));
+        let size = args_size(indexed);
+        check_indirect_buffer(gpu_id, draw, args, ARGUMENTS, offset, size)?;
+        let call = DrawCall::Indirect(IndirectArgs {
+            buffer: args.raw(),
+            offset,
+            count: 1,
+            count_buffer: None,
+        });
+        self.record(draw, call)?;
+        self.indirect.push((args.clone(), draw.label().to_string()));
+        Ok(())
+    }
+
     fn draw_range(&mut self, draw: &Draw, range: Option<&DrawRange>) -> Result<()> {
         if draw.gpu_id != self.gpu.id() {
             return Err(foreign_gpu("draw", &draw.label(), "recording the bundle"));
         }
+        self.record(draw, range.into())
+    }
+
+    /// Records `draw` ending with `call` (the full path, values pinned) and keeps it alive.
+    fn record(&mut self, draw: &Draw, call: DrawCall<'_>) -> Result<()> {
         let key = draw.inner.key;
         let (cmds, bound, sig) = (&mut self.cmds, &mut self.bound, self.sig);
         let rev = self.gpu.with_state(|st| -> Result<u64> {
-            st.record_draw(key, cmds, bound, sig, 0, range)?;
+            st.record_draw(key, cmds, bound, sig, 0, call)?;
             Ok(st.bindings_rev(key))
         })?;
         self.deps.push(Dep {
@@ -122,23 +158,22 @@ impl Gpu {
         record: impl FnOnce(&mut BundleRecorder<'_>) -> Result<()>,
     ) -> Result<Bundle> {
         self.ctx.check_device("Gpu::bundle")?;
-        let color = signature.color.map(Some);
-        let color_formats: &[Option<wgpu::TextureFormat>] = match &color {
-            Some(c) => std::slice::from_ref(c),
-            None => &[],
-        };
+        let color_formats: smallvec::SmallVec<[Option<wgpu::TextureFormat>; 1]> =
+            signature.colors.as_slice().iter().copied().map(Some).collect();
         let mut rec = BundleRecorder {
             gpu: self,
             cmds: Vec::new(),
             sig: signature,
             bound: PassBindings::for_bundle(),
             deps: Vec::new(),
+            indirect: Vec::new(),
         };
         let result = record(&mut rec);
         let BundleRecorder {
             cmds,
             mut bound,
             deps,
+            indirect,
             ..
         } = rec;
         bound.flush(self.ctx.stats());
@@ -150,12 +185,13 @@ impl Gpu {
                     let mut encoder =
                         d.create_render_bundle_encoder(&wgpu::RenderBundleEncoderDescriptor {
                             label: Some(label),
-                            color_formats,
+                            color_formats: &color_formats,
                             depth_stencil: signature.depth.map(|format| {
                                 wgpu::RenderBundleDepthStencil {
                                     format,
-                                    depth_read_only: false,
-                                    stencil_read_only: true,
+                                    depth_read_only: signature.depth_read_only,
+                                    stencil_read_only: signature.stencil_read_only
+                                        || !format.has_stencil_aspect(),
                                 }
                             }),
                             sample_count: signature.samples,
@@ -184,6 +220,7 @@ impl Gpu {
                 bundle,
                 sig: signature,
                 deps,
+                indirect,
                 pinned,
                 draws,
             }),
@@ -241,6 +278,13 @@ impl Bundle {
         let stale = self.inner.gpu.with_state(|st| {
             deps.iter()
                 .find_map(|dep| st.bundle_staleness(dep.key, dep.bindings_rev))
+        });
+        let destroyed = self.inner.indirect.iter().find(|(b, _)| b.is_destroyed());
+        let stale = stale.or_else(|| {
+            destroyed.map(|(b, draw)| {
+                let reason = format!("its indirect argument buffer {:?} was destroyed", b.label());
+                (draw.clone(), reason)
+            })
         });
         if let Some((draw, reason)) = stale {
             return Err(FrameError::BundleStale {

@@ -9,18 +9,45 @@ use crate::error::Result;
 use crate::gpu::Gpu;
 use crate::op_handle::OpHandle;
 use crate::shader::Shader;
-use crate::state::{OperationKind, Stages};
+use crate::state::{ComputeInfo, ConstantSet, OperationKind, Stages};
 use crate::typed::Uniform;
 use crate::typed_binding::TypedBinding;
 
 /// Describes a [`Compute`]. `Default`: label "compute", entry point `cs_main` or the only
-/// compute entry point.
+/// compute entry point, no constants.
+///
+/// `constants` sets the shader's WGSL `override`s for this compute, keyed by name or by `@id`
+/// as decimal text; [`Gpu::compute`] checks them (`VGPU-CONSTANT-…` codes) before anything is
+/// created. Computes of one shader with equal constants share one pipeline.
+///
+/// ```
+/// # fn main() -> vgpu::Result<()> {
+/// # let gpu = vgpu::Gpu::noop();
+/// let shader = gpu.shader(
+///     "scale.wgsl",
+///     "override scale: f32 = 1.0;
+///      @group(0) @binding(0) var<storage, read_write> out: array<f32>;
+///      @compute @workgroup_size(1) fn cs_main(@builtin(global_invocation_id) id: vec3u) {
+///          out[id.x] = scale * f32(id.x);
+///      }",
+/// )?;
+/// let doubled = gpu.compute(
+///     &shader,
+///     vgpu::ComputeDesc { constants: vec![("scale".into(), 2.0)], ..Default::default() },
+/// )?;
+/// # let _ = doubled;
+/// # Ok(())
+/// # }
+/// ```
 #[derive(Clone, Debug)]
 pub struct ComputeDesc {
     /// Label used in errors.
     pub label: String,
     /// Entry point; `None` = `cs_main` or the only compute entry point.
     pub entry_point: Option<String>,
+    /// Values of the shader's `override`s: `(name or @id as text, value)`; an override left out
+    /// keeps its WGSL default (one without default must be given).
+    pub constants: Vec<(String, f64)>,
 }
 
 impl Default for ComputeDesc {
@@ -28,6 +55,7 @@ impl Default for ComputeDesc {
         ComputeDesc {
             label: "compute".to_owned(),
             entry_point: None,
+            constants: Vec::new(),
         }
     }
 }
@@ -37,6 +65,8 @@ impl Default for ComputeDesc {
 #[derive(Clone)]
 pub struct Compute {
     pub(crate) inner: OpHandle,
+    /// The workgroup size with this compute's constants.
+    workgroup_size: [u32; 3],
 }
 
 impl std::fmt::Debug for Compute {
@@ -49,24 +79,26 @@ impl std::fmt::Debug for Compute {
 
 impl Gpu {
     /// A compute operation of `shader`.
+    ///
+    /// `desc.constants` are checked against the shader's `override`s first
+    /// ([`vgpu_core::Shader::check_constants`]): an error creates nothing.
     pub fn compute(&self, shader: &Shader, desc: ComputeDesc) -> Result<Compute> {
         self.ctx.check_device("Gpu::compute")?;
         self.check_shader(shader, &format!("creating compute {:?}", desc.label))?;
-        let entry = shader
-            .reflection()
+        let reflection = shader.reflection();
+        let entry = reflection
             .entry_point(vgpu_core::Stage::Compute, desc.entry_point.as_deref())?
             .name
             .clone();
+        let workgroup_size = reflection.workgroup_size_with(&entry, &desc.constants);
         let program =
             self.with_state(|st| st.program(&shader.inner, Stages::Compute { cs: entry }))?;
+        let constants = reflection.pipeline_constants(&desc.label, &desc.constants)?;
+        let workgroup_size = workgroup_size.unwrap_or(program.workgroup_size);
+        let kind = OperationKind::Compute(ComputeInfo::new(ConstantSet::new(constants)));
         Ok(Compute {
-            inner: OpHandle::insert(
-                self,
-                &desc.label,
-                program,
-                OperationKind::Compute(None),
-                (0, 0),
-            ),
+            inner: OpHandle::insert(self, &desc.label, program, kind, (0, 0)),
+            workgroup_size,
         })
     }
 }
@@ -76,9 +108,10 @@ impl Compute {
     pub fn label(&self) -> Label {
         self.inner.label()
     }
-    /// The workgroup size declared by the entry point.
+    /// The workgroup size of the entry point: as declared, or where an `override` decides it,
+    /// with this compute's constants (or the override's default).
     pub fn workgroup_size(&self) -> [u32; 3] {
-        self.inner.program.workgroup_size
+        self.workgroup_size
     }
     /// Sets one binding by WGSL name; see [`Draw::set`](crate::Draw::set).
     pub fn set<'a>(&self, name: &str, value: impl Into<BindingArg<'a>>) -> Result<()> {

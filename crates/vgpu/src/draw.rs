@@ -6,10 +6,11 @@ use vgpu_core::Label;
 use crate::binding::Binding;
 use crate::binding_arg::BindingArg;
 use crate::buffer::Buffer;
-use crate::descriptors::{DepthState, GpuId};
+use crate::descriptors::{ColorTarget, DepthState, GpuId};
 use crate::error::{BindingError, Result};
 use crate::gpu::Gpu;
 use crate::op_handle::OpHandle;
+use crate::pipeline_error::PipelineError;
 use crate::shader::Shader;
 use crate::state::{
     IndexBinding, OperationKind, Program, RenderInfo, RenderStateKey, Stages, VertexBinding,
@@ -88,14 +89,33 @@ pub struct DrawDesc {
     pub cull_mode: Option<wgpu::Face>,
     /// Front face winding.
     pub front_face: wgpu::FrontFace,
-    /// Color blending; `None` replaces.
+    /// Color blending of every attachment not listed in `colors`; `None` replaces.
     pub blend: Option<wgpu::BlendState>,
-    /// Which color channels are written.
+    /// Which color channels are written, for every attachment not listed in `colors`.
     pub write_mask: wgpu::ColorWrites,
+    /// Blend and write mask per color attachment, attachment 0 first (attachments past the
+    /// list take `blend` and `write_mask`). Empty (the default): every attachment takes them.
+    pub colors: Vec<ColorTarget>,
     /// Depth testing (used when the target has depth).
     pub depth: DepthState,
+    /// Stencil testing and writing (targets with a stencil aspect, e.g.
+    /// `Depth24PlusStencil8`; a state other than the default on a target without one is
+    /// `VGPU-DRAW-STENCIL`). The reference value is the pass's
+    /// ([`Pass::set_stencil_reference`](crate::Pass::set_stencil_reference)). Default: always
+    /// passes, keeps, masks 0 (WebGPU's default compare is `Always`, ops `Keep`; its masks
+    /// default to `0xFFFFFFFF`: give `read_mask`/`write_mask` when testing or writing).
+    pub stencil: wgpu::StencilState,
+    /// Depth not clipped to the view volume (needs `Features::DEPTH_CLIP_CONTROL`, else
+    /// `VGPU-FEATURE-MISSING`). Default `false`.
+    pub unclipped_depth: bool,
+    /// Which samples are written (MSAA). Default all (`!0`).
+    pub multisample_mask: u64,
     /// Alpha to coverage (MSAA targets).
     pub alpha_to_coverage: bool,
+    /// WGSL `override` constants by name (or `@id` as text), checked against the shader: an
+    /// unknown name, a value the type cannot hold or a required one missing is an error at
+    /// [`Gpu::draw`]. Pipelines are cached per constant set.
+    pub constants: Vec<(String, f64)>,
 }
 
 impl Default for DrawDesc {
@@ -113,8 +133,13 @@ impl Default for DrawDesc {
             front_face: wgpu::FrontFace::Ccw,
             blend: None,
             write_mask: wgpu::ColorWrites::ALL,
+            colors: Vec::new(),
             depth: DepthState::default(),
+            stencil: wgpu::StencilState::default(),
+            unclipped_depth: false,
+            multisample_mask: !0,
             alpha_to_coverage: false,
+            constants: Vec::new(),
         }
     }
 }
@@ -223,6 +248,10 @@ impl Gpu {
         };
         let program = self.with_state(|st| st.program(&shader.inner, stages))?;
         check_vertex_layout(&desc, &program)?;
+        self.check_render_state(&desc)?;
+        let constants = shader
+            .reflection()
+            .pipeline_constants(&desc.label, &desc.constants)?;
         let state_key = RenderStateKey {
             topology: desc.topology,
             strip_index_format: match desc.topology {
@@ -235,8 +264,13 @@ impl Gpu {
             front_face: desc.front_face,
             blend: desc.blend,
             write_mask: desc.write_mask,
+            colors: desc.colors.clone(),
             depth: desc.depth,
+            stencil: desc.stencil.clone(),
+            unclipped_depth: desc.unclipped_depth,
+            multisample_mask: desc.multisample_mask,
             alpha_to_coverage: desc.alpha_to_coverage,
+            constants: constant_key(constants),
             vertex_layouts: desc
                 .vertex_buffers
                 .iter()
@@ -278,6 +312,35 @@ impl Gpu {
             gpu_id: self.id(),
             inner: handle,
         })
+    }
+}
+
+/// The constants of a pipeline key (checked and in declaration order, as
+/// `vgpu_core::Shader::pipeline_constants` gives them), values as bits: hashable.
+fn constant_key(constants: Vec<(String, f64)>) -> Vec<(String, u64)> {
+    constants
+        .into_iter()
+        .map(|(k, v)| (k, v.to_bits()))
+        .collect()
+}
+
+impl Gpu {
+    /// `VGPU-FEATURE-MISSING` for a state the device lacks the feature of.
+    fn check_render_state(&self, desc: &DrawDesc) -> Result<()> {
+        if desc.unclipped_depth
+            && !self
+                .ctx
+                .features()
+                .contains(wgpu::Features::DEPTH_CLIP_CONTROL)
+        {
+            return Err(PipelineError::FeatureMissing {
+                label: desc.label.clone(),
+                what: "unclipped depth (DrawDesc::unclipped_depth)",
+                feature: wgpu::Features::DEPTH_CLIP_CONTROL,
+            }
+            .into());
+        }
+        Ok(())
     }
 }
 

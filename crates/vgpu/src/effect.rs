@@ -4,6 +4,7 @@
 
 use std::ops::Deref;
 
+use crate::descriptors::ColorTarget;
 use crate::draw::{Draw, DrawDesc};
 use crate::error::Result;
 use crate::gpu::Gpu;
@@ -45,10 +46,58 @@ impl AsRef<Draw> for Effect {
     }
 }
 
+/// How an effect writes its target: blending, write masks, override constants. `Default`:
+/// replaces every channel of every attachment, no constants.
+#[derive(Clone, Debug)]
+pub struct EffectOptions {
+    /// Blending of every attachment not listed in `colors`; `None` replaces.
+    pub blend: Option<wgpu::BlendState>,
+    /// Channels written, for every attachment not listed in `colors`.
+    pub write_mask: wgpu::ColorWrites,
+    /// Blend and write mask per color attachment, attachment 0 first.
+    pub colors: Vec<ColorTarget>,
+    /// WGSL `override` constants by name (or `@id` as text).
+    pub constants: Vec<(String, f64)>,
+}
+
+impl Default for EffectOptions {
+    fn default() -> Self {
+        EffectOptions {
+            blend: None,
+            write_mask: wgpu::ColorWrites::ALL,
+            colors: Vec::new(),
+            constants: Vec::new(),
+        }
+    }
+}
+
 impl Gpu {
     /// A fullscreen effect from WGSL holding a fragment entry point (`fs_main` or the only one)
     /// and, optionally, its own vertex stage.
     pub fn effect(&self, label: &str, wgsl: &str) -> Result<Effect> {
+        self.effect_with(label, wgsl, EffectOptions::default())
+    }
+
+    /// [`effect`](Self::effect) with blending, write masks and override constants.
+    ///
+    /// ```
+    /// let gpu = vgpu::Gpu::noop();
+    /// let glow = gpu.effect_with(
+    ///     "glow",
+    ///     "override strength: f32 = 1.0;
+    ///      @fragment fn fs_main(@location(0) uv: vec2f) -> @location(0) vec4f {
+    ///          return vec4f(uv * strength, 0.0, 1.0);
+    ///      }",
+    ///     vgpu::EffectOptions {
+    ///         blend: Some(vgpu::wgpu::BlendState::PREMULTIPLIED_ALPHA_BLENDING),
+    ///         constants: vec![("strength".into(), 0.5)],
+    ///         ..Default::default()
+    ///     },
+    /// )?;
+    /// # let _ = glow;
+    /// # Ok::<(), vgpu::Error>(())
+    /// ```
+    pub fn effect_with(&self, label: &str, wgsl: &str, options: EffectOptions) -> Result<Effect> {
         // Its own vertex stage if it has one (one parse); else the fullscreen triangle's.
         let own = self.shader(label, wgsl).ok().filter(|s| {
             s.inner
@@ -73,6 +122,10 @@ impl Gpu {
                 label: label.to_owned(),
                 vertex_entry,
                 vertex_count: Some(3),
+                blend: options.blend,
+                write_mask: options.write_mask,
+                colors: options.colors,
+                constants: options.constants,
                 ..Default::default()
             },
         )?;

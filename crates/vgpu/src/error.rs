@@ -32,6 +32,19 @@ pub enum TargetError {
         /// The format given.
         actual: wgpu::TextureFormat,
     },
+    /// Too many color attachments, too many color bytes per sample, none at all, or an
+    /// attachment index past the last.
+    #[error("VGPU-TARGET-ATTACHMENTS: target {label:?}: {what}: expected {expected}, got {actual}")]
+    Attachments {
+        /// Target label.
+        label: String,
+        /// What is wrong.
+        what: &'static str,
+        /// What would be accepted.
+        expected: String,
+        /// What was given.
+        actual: String,
+    },
     /// Writing a PNG failed.
     #[error("VGPU-TARGET-PNG: writing {path:?}: {description}")]
     Png {
@@ -48,6 +61,7 @@ impl ErrorCode for TargetError {
             TargetError::Size { .. } => "VGPU-TARGET-SIZE",
             TargetError::Format { .. } => "VGPU-TARGET-FORMAT",
             TargetError::Png { .. } => "VGPU-TARGET-PNG",
+            TargetError::Attachments { .. } => "VGPU-TARGET-ATTACHMENTS",
         }
     }
 }

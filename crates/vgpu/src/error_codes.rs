@@ -21,6 +21,12 @@ const CODES: &[CodeInfo] = &[
         fix: "Use a renderable format (`Rgba8Unorm`, `Bgra8Unorm`, `Depth32Float`, …).",
     },
     CodeInfo {
+        code: "VGPU-TARGET-ATTACHMENTS",
+        variant: "TargetError::Attachments",
+        meaning: "A target has more color attachments or more color bytes per sample than the device allows, no attachment at all, or an attachment index past its last.",
+        fix: "Use fewer or smaller color formats (e.g. `Rgba8Unorm` instead of `Rgba32Float`), or an index below `Target::color_count()`.",
+    },
+    CodeInfo {
         code: "VGPU-TARGET-PNG",
         variant: "TargetError::Png",
         meaning: "Writing a PNG failed (the folder does not exist, no permission, disk full).",

@@ -48,6 +48,9 @@ pub struct Frame<'g> {
     /// Window textures acquired by passes, presented after the submit.
     acquired: SmallVec<[AcquiredSurface; 1]>,
     skipped: Option<SurfaceSkip>,
+    /// The occlusion query sets its passes used (resolved after each pass, read back after the
+    /// submit).
+    occlusion: crate::occlusion::FrameOcclusion,
 }
 
 /// Whose command encoder a frame records into.
@@ -108,6 +111,7 @@ impl Gpu {
             open: true,
             acquired: SmallVec::new(),
             skipped: None,
+            occlusion: Default::default(),
         })
     }
 
@@ -180,9 +184,26 @@ impl<'g> Frame<'g> {
         record: impl FnOnce(&mut Pass<'_>) -> Result<()>,
     ) -> Result<()> {
         let desc = desc.into();
+        let app_encoder = matches!(self.encoder, FrameEncoder::App(_));
+        let mut occlusion = self
+            .occlusion
+            .begin_pass(self.gpu, desc.occlusion, app_encoder)?;
         let Some((attachments, sig)) = self.attachments(desc.target)? else {
             return Ok(());
         };
+        if desc.attachment_clears.len() > attachments.colors.len() {
+            return Err(crate::error::TargetError::Attachments {
+                label: desc.label.to_owned(),
+                what: "PassDesc::attachment_clears",
+                expected: format!(
+                    "at most {} entries (the color attachments)",
+                    attachments.colors.len()
+                ),
+                actual: desc.attachment_clears.len().to_string(),
+            }
+            .into());
+        }
+        let sig = desc.signature_for(sig);
         let timestamp_index = match &self.timer {
             Some(_) if self.timed.len() < MAX_TIMED_PASSES => {
                 self.timed.push(desc.label);
@@ -195,7 +216,12 @@ impl<'g> Frame<'g> {
         let encoder = encoder_of(&mut self.encoder, &self.gpu.ctx);
         let mut rpass =
             begin_render_pass(encoder, &desc, &attachments, timestamps).forget_lifetime();
-        record_pass(self.gpu, &mut rpass, sig, record)
+        let result = record_pass(self.gpu, &mut rpass, sig, occlusion.as_mut(), record);
+        drop(rpass);
+        if let Some(o) = occlusion {
+            self.occlusion.end_pass(self.gpu, encoder, o);
+        }
+        result
     }
 
     /// Records vgpu draws into a render pass the app began (`forget_lifetime()` makes it
@@ -208,7 +234,7 @@ impl<'g> Frame<'g> {
         signature: TargetSignature,
         record: impl FnOnce(&mut Pass<'_>) -> Result<()>,
     ) -> Result<()> {
-        record_pass(self.gpu, rpass, signature, record)
+        record_pass(self.gpu, rpass, signature, None, record)
     }
 
     /// The attachments and signature of a pass into `target`; `None` when a surface pass is
@@ -221,8 +247,10 @@ impl<'g> Frame<'g> {
             PassTarget::Target(t) => {
                 self.gpu.check_target(t, "recording a pass")?;
                 let attachments = PassAttachments {
-                    color: t.attachment_view().cloned(),
-                    resolve: t.resolve_view().cloned(),
+                    colors: t
+                        .color_attachments()
+                        .map(|(view, resolve)| (view.clone(), resolve.cloned()))
+                        .collect(),
                     depth: t.depth_view().cloned(),
                 };
                 Ok(Some((attachments, t.signature())))
@@ -238,17 +266,13 @@ impl<'g> Frame<'g> {
                 let Some(a) = self.acquire(s)? else {
                     return Ok(None);
                 };
-                let attachments = match &a.msaa {
-                    Some(msaa) => PassAttachments {
-                        color: Some(msaa.clone()),
-                        resolve: Some(a.view.clone()),
-                        depth: a.depth.clone(),
-                    },
-                    None => PassAttachments {
-                        color: Some(a.view.clone()),
-                        resolve: None,
-                        depth: a.depth.clone(),
-                    },
+                let color = match &a.msaa {
+                    Some(msaa) => (msaa.clone(), Some(a.view.clone())),
+                    None => (a.view.clone(), None),
+                };
+                let attachments = PassAttachments {
+                    colors: smallvec::smallvec![color],
+                    depth: a.depth.clone(),
                 };
                 Ok(Some((attachments, s.signature())))
             }
@@ -347,6 +371,7 @@ impl<'g> Frame<'g> {
             st.after_submission();
             Ok((submit, submitted, index))
         })?;
+        self.occlusion.finish(submitted.is_ok());
         submitted?;
         // wgpu drops a submission to a destroyed device without an error: ask whether it took
         // this one (outside the state: the poll may run callbacks, the device-lost one included).
@@ -378,6 +403,7 @@ impl<'g> Frame<'g> {
                 gpu_frame_index,
                 skipped: self.skipped,
                 bind_group_creator: st.bind.take_creator(),
+                pipelines_created_by: st.take_pipelines_created_by(self.before.pipelines_created),
             };
             st.advisor.push(&report);
             report

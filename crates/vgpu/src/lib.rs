@@ -83,6 +83,7 @@ mod binding;
 mod binding_arg;
 mod buffer;
 mod bundle;
+mod claim;
 mod compute;
 mod compute_pass;
 mod descriptors;
@@ -98,10 +99,14 @@ mod indirect_error;
 pub mod inspect;
 pub mod low_level;
 mod occlusion;
+mod one_shot;
 mod op_handle;
 mod pass;
+mod pass_indirect;
 mod pass_desc;
+mod pass_occlusion;
 mod pipeline_error;
+mod prepare;
 mod query_error;
 mod readback;
 mod report;
@@ -128,9 +133,11 @@ pub use buffer::{Buffer, BufferDesc};
 pub use bundle::{Bundle, BundleRecorder};
 pub use compute::{Compute, ComputeDesc};
 pub use compute_pass::ComputePass;
-pub use descriptors::{DepthState, DrawRange, SamplerDesc, TargetSignature};
+pub use descriptors::{
+    ColorFormats, ColorTarget, DepthState, DrawRange, MAX_COLOR_ATTACHMENTS, SamplerDesc, TargetSignature,
+};
 pub use draw::{Draw, DrawDesc, IndexBuffer, VertexBuffer};
-pub use effect::{Effect, FULLSCREEN_VERTEX};
+pub use effect::{Effect, EffectOptions, FULLSCREEN_VERTEX};
 pub use error::{
     BindingError, BufferError, DeviceError, Error, ErrorCode, ForeignGpuError, FrameError, Result,
     TargetError,
@@ -139,7 +146,7 @@ pub use error_codes::{CodeInfo, error_codes, explain};
 pub use frame::Frame;
 pub use gpu::Gpu;
 pub use gpu_options::GpuOptions;
-pub use occlusion::OcclusionQueries;
+pub use occlusion::{OcclusionQueries, OcclusionResults};
 pub use pass::Pass;
 pub use pass_desc::{PassDesc, PassTarget};
 pub use pipeline_error::PipelineError;

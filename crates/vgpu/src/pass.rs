@@ -7,24 +7,26 @@ use crate::draw::Draw;
 use crate::error::{Result, foreign_gpu};
 use crate::gpu::Gpu;
 use crate::state::inspect::RecordPath;
-use crate::state::{HeldState, InspectRecorder, PassBindings, PassInspect};
+use crate::state::{DrawCall, HeldState, InspectRecorder, PassBindings, PassInspect};
 
 /// A render pass being recorded.
 pub struct Pass<'p> {
     /// The recording `Gpu`'s id.
-    gpu_id: GpuId,
+    pub(crate) gpu_id: GpuId,
     /// `gpu_id` while the binding inspector is off, else [`GpuId::NONE`]: a draw whose id
     /// equals it takes the fast path with one compare (else `draw_checked` sorts it out).
     fast_gpu_id: GpuId,
     /// The state, held for the pass (borrowed once per recorded draw).
-    held: HeldState<'p>,
-    rpass: &'p mut wgpu::RenderPass<'static>,
-    sig: TargetSignature,
+    pub(crate) held: HeldState<'p>,
+    pub(crate) rpass: &'p mut wgpu::RenderPass<'static>,
+    pub(crate) sig: TargetSignature,
     /// `sig` interned (fast records compare this id).
-    signature_id: u32,
-    bound: PassBindings,
+    pub(crate) signature_id: u32,
+    pub(crate) bound: PassBindings,
     /// What the pass has bound, while the binding inspector is on (`crate::inspect`).
-    inspect: Option<Box<PassInspect>>,
+    pub(crate) inspect: Option<Box<PassInspect>>,
+    /// The pass's occlusion queries (`pass_occlusion.rs`), when its `PassDesc` gave a set.
+    pub(crate) occlusion: Option<&'p mut crate::pass_occlusion::PassOcclusion>,
 }
 
 impl std::fmt::Debug for Pass<'_> {
@@ -59,7 +61,7 @@ impl<'p> Pass<'p> {
             &mut self.bound,
             self.sig,
             self.signature_id,
-            None,
+            DrawCall::Counts,
         )
     }
 
@@ -86,7 +88,7 @@ impl<'p> Pass<'p> {
             &mut self.bound,
             self.sig,
             self.signature_id,
-            range,
+            range.into(),
         )
     }
 
@@ -112,7 +114,7 @@ impl<'p> Pass<'p> {
                 &mut self.bound,
                 self.sig,
                 self.signature_id,
-                range,
+                range.into(),
             )?;
             RecordPath::Full
         };
@@ -149,6 +151,18 @@ impl<'p> Pass<'p> {
         self.rpass.set_scissor_rect(x, y, w, h);
     }
 
+    /// Sets the blend constant (`BlendFactor::Constant`) for the draws that follow.
+    pub fn set_blend_constant(&mut self, rgba: [f64; 4]) {
+        let [r, g, b, a] = rgba;
+        self.rpass.set_blend_constant(wgpu::Color { r, g, b, a });
+    }
+
+    /// Sets the stencil reference (compared and written by `StencilOperation::Replace`) for the
+    /// draws that follow.
+    pub fn set_stencil_reference(&mut self, reference: u32) {
+        self.rpass.set_stencil_reference(reference);
+    }
+
     /// The target signature of this pass.
     pub fn signature(&self) -> TargetSignature {
         self.sig
@@ -171,6 +185,7 @@ pub(crate) fn record_pass(
     gpu: &Gpu,
     rpass: &mut wgpu::RenderPass<'static>,
     sig: TargetSignature,
+    occlusion: Option<&mut crate::pass_occlusion::PassOcclusion>,
     record: impl FnOnce(&mut Pass<'_>) -> Result<()>,
 ) -> Result<()> {
     let held = gpu.shared.hold();
@@ -192,8 +207,10 @@ pub(crate) fn record_pass(
         signature_id,
         bound: PassBindings::default(),
         inspect,
+        occlusion,
     };
     let result = record(&mut pass);
+    let result = pass.end_occlusion_at_pass_end(result);
     pass.bound.flush(gpu.ctx.stats());
     result
 }

@@ -1,6 +1,9 @@
 //! Where a render pass draws and how it begins: [`PassTarget`] (a target or a window surface),
 //! [`PassDesc`] (clears, viewport, scissor, label), and the wgpu render pass begun from them.
 
+use smallvec::SmallVec;
+
+use crate::descriptors::TargetSignature;
 use crate::surface::Surface;
 use crate::target::Target;
 
@@ -31,8 +34,9 @@ impl<'t> From<&'t Surface> for PassTarget<'t> {
 /// The label of a [`PassDesc`] that was not given one.
 pub(crate) const DEFAULT_PASS_LABEL: &str = "pass";
 
-/// Describes a render pass. `From<&Target>` and `From<&Surface>` clear color to transparent
-/// black and depth to 1.
+/// Describes a render pass. `From<&Target>` and `From<&Surface>` clear every color attachment
+/// to transparent black (WebGPU's and upstream vgpu's default clear value; alpha 0), depth to 1
+/// and stencil to 0.
 #[derive(Clone, Debug)]
 pub struct PassDesc<'t> {
     /// What the pass renders into.
@@ -41,10 +45,29 @@ pub struct PassDesc<'t> {
     /// default `"pass"` (wgpu copies a pass's label into two `String`s: the default one costs
     /// nothing).
     pub label: &'t str,
-    /// Clear color (`None` keeps the target's contents).
+    /// Clear color of every color attachment (`None` keeps the target's contents).
     pub clear: Option<[f64; 4]>,
+    /// Per color attachment, attachment 0 first: its clear color (`None` keeps its contents).
+    /// Empty (the default): every attachment follows `clear`; attachments past a shorter list
+    /// follow `clear` too.
+    pub attachment_clears: &'t [Option<[f64; 4]>],
     /// Depth clear value (`None` keeps the depth contents).
     pub clear_depth: Option<f32>,
+    /// Stencil clear value (`None` keeps the stencil contents); used when the depth format has a
+    /// stencil aspect.
+    pub clear_stencil: Option<u32>,
+    /// The pass only reads depth: it is neither cleared nor written (draws' pipelines for the
+    /// pass write no depth), and draws may sample the target's depth while testing against it.
+    pub depth_read_only: bool,
+    /// The pass only reads stencil (draws test against it, write nothing).
+    pub stencil_read_only: bool,
+    /// Blend constant at the start of the pass (`BlendFactor::Constant`); WebGPU's default is
+    /// transparent black. Change it between draws with
+    /// [`Pass::set_blend_constant`](crate::Pass::set_blend_constant).
+    pub blend_constant: Option<[f64; 4]>,
+    /// Stencil reference at the start of the pass (WebGPU's default: 0). Change it between
+    /// draws with [`Pass::set_stencil_reference`](crate::Pass::set_stencil_reference).
+    pub stencil_reference: u32,
     /// Viewport `[x, y, width, height, min_depth, max_depth]`.
     pub viewport: Option<[f32; 6]>,
     /// Scissor rectangle `[x, y, width, height]`.
@@ -61,7 +84,13 @@ impl<'t> PassDesc<'t> {
             target: target.into(),
             label: DEFAULT_PASS_LABEL,
             clear: Some([0.0, 0.0, 0.0, 0.0]),
+            attachment_clears: &[],
             clear_depth: Some(1.0),
+            clear_stencil: Some(0),
+            depth_read_only: false,
+            stencil_read_only: false,
+            blend_constant: None,
+            stencil_reference: 0,
             viewport: None,
             scissor: None,
             occlusion: None,
@@ -77,11 +106,59 @@ impl<'t> PassDesc<'t> {
         self.clear = Some(rgba);
         self
     }
-    /// Keeps the target's color and depth contents.
+    /// Clears (`Some`) or keeps (`None`) each color attachment, attachment 0 first.
+    pub fn clear_attachments(mut self, clears: &'t [Option<[f64; 4]>]) -> Self {
+        self.attachment_clears = clears;
+        self
+    }
+    /// Keeps the target's color, depth and stencil contents.
     pub fn load(mut self) -> Self {
         self.clear = None;
+        self.attachment_clears = &[];
+        self.clear_depth = None;
+        self.clear_stencil = None;
+        self
+    }
+    /// Clears stencil to `value`.
+    pub fn clear_stencil(mut self, value: u32) -> Self {
+        self.clear_stencil = Some(value);
+        self
+    }
+    /// Keeps depth read-only (loaded, not written): draws may sample it while testing against it.
+    pub fn depth_read_only(mut self) -> Self {
+        self.depth_read_only = true;
         self.clear_depth = None;
         self
+    }
+    /// Keeps stencil read-only (loaded, not written).
+    pub fn stencil_read_only(mut self) -> Self {
+        self.stencil_read_only = true;
+        self.clear_stencil = None;
+        self
+    }
+    /// Sets the blend constant at the start of the pass.
+    pub fn blend_constant(mut self, rgba: [f64; 4]) -> Self {
+        self.blend_constant = Some(rgba);
+        self
+    }
+    /// Sets the stencil reference at the start of the pass.
+    pub fn stencil_reference(mut self, reference: u32) -> Self {
+        self.stencil_reference = reference;
+        self
+    }
+    /// The signature of this pass into a target of signature `target`: its read-only aspects
+    /// added.
+    pub(crate) fn signature_for(&self, target: TargetSignature) -> TargetSignature {
+        let has = |aspect: wgpu::TextureAspect| {
+            target
+                .depth
+                .is_some_and(|d| d.aspect_specific_format(aspect).is_some())
+        };
+        TargetSignature {
+            depth_read_only: self.depth_read_only && has(wgpu::TextureAspect::DepthOnly),
+            stencil_read_only: self.stencil_read_only && has(wgpu::TextureAspect::StencilOnly),
+            ..target
+        }
     }
     /// Clears depth to `depth`.
     pub fn clear_depth(mut self, depth: f32) -> Self {
@@ -119,56 +196,79 @@ impl<'t> From<&'t Surface> for PassDesc<'t> {
 
 /// The views a render pass draws into.
 pub(crate) struct PassAttachments {
-    pub(crate) color: Option<wgpu::TextureView>,
-    pub(crate) resolve: Option<wgpu::TextureView>,
+    /// Per color attachment: the view rendered into, and its resolve target under MSAA.
+    pub(crate) colors: SmallVec<[(wgpu::TextureView, Option<wgpu::TextureView>); 1]>,
     pub(crate) depth: Option<wgpu::TextureView>,
 }
 
+/// A clear color as a load operation (`None`: load).
+fn color_load(clear: Option<[f64; 4]>) -> wgpu::LoadOp<wgpu::Color> {
+    match clear {
+        Some([r, g, b, a]) => wgpu::LoadOp::Clear(wgpu::Color { r, g, b, a }),
+        None => wgpu::LoadOp::Load,
+    }
+}
+
+/// The operations on one aspect of the depth-stencil attachment: none when the format lacks
+/// the aspect or the pass keeps it read-only; else clear to `clear` or load.
+fn aspect_ops<V>(has: bool, read_only: bool, clear: Option<V>) -> Option<wgpu::Operations<V>> {
+    (has && !read_only).then(|| wgpu::Operations {
+        load: match clear {
+            Some(v) => wgpu::LoadOp::Clear(v),
+            None => wgpu::LoadOp::Load,
+        },
+        store: wgpu::StoreOp::Store,
+    })
+}
+
 /// Begins the wgpu render pass of `desc` into `attachments`, with their load operations,
-/// timestamps at `(query set, pass index)`, viewport and scissor.
+/// timestamps at `(query set, pass index)`, viewport, scissor, blend constant and stencil
+/// reference.
 pub(crate) fn begin_render_pass<'e>(
     encoder: &'e mut wgpu::CommandEncoder,
     desc: &PassDesc<'_>,
     attachments: &PassAttachments,
     timestamps: Option<(&wgpu::QuerySet, u32)>,
 ) -> wgpu::RenderPass<'e> {
-    let color = attachments
-        .color
-        .as_ref()
-        .map(|view| wgpu::RenderPassColorAttachment {
-            view,
-            depth_slice: None,
-            resolve_target: attachments.resolve.as_ref(),
-            ops: wgpu::Operations {
-                load: match desc.clear {
-                    Some([r, g, b, a]) => wgpu::LoadOp::Clear(wgpu::Color { r, g, b, a }),
-                    None => wgpu::LoadOp::Load,
+    let colors: SmallVec<[Option<wgpu::RenderPassColorAttachment<'_>>; 1]> = attachments
+        .colors
+        .iter()
+        .enumerate()
+        .map(|(i, (view, resolve))| {
+            let clear = match desc.attachment_clears.get(i) {
+                Some(c) => *c,
+                None => desc.clear,
+            };
+            Some(wgpu::RenderPassColorAttachment {
+                view,
+                depth_slice: None,
+                resolve_target: resolve.as_ref(),
+                ops: wgpu::Operations {
+                    load: color_load(clear),
+                    store: wgpu::StoreOp::Store,
                 },
-                store: wgpu::StoreOp::Store,
-            },
-        });
-    let depth = attachments
-        .depth
-        .as_ref()
-        .map(|view| wgpu::RenderPassDepthStencilAttachment {
+            })
+        })
+        .collect();
+    let depth = attachments.depth.as_ref().map(|view| {
+        let format = view.texture().format();
+        wgpu::RenderPassDepthStencilAttachment {
             view,
-            depth_ops: Some(wgpu::Operations {
-                load: match desc.clear_depth {
-                    Some(d) => wgpu::LoadOp::Clear(d),
-                    None => wgpu::LoadOp::Load,
-                },
-                store: wgpu::StoreOp::Store,
-            }),
-            stencil_ops: None,
-        });
-    let color_attachments = [color];
+            depth_ops: aspect_ops(
+                format.has_depth_aspect(),
+                desc.depth_read_only,
+                desc.clear_depth,
+            ),
+            stencil_ops: aspect_ops(
+                format.has_stencil_aspect(),
+                desc.stencil_read_only,
+                desc.clear_stencil,
+            ),
+        }
+    });
     let mut rpass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
         label: (desc.label != DEFAULT_PASS_LABEL).then_some(desc.label),
-        color_attachments: if color_attachments[0].is_some() {
-            &color_attachments
-        } else {
-            &[]
-        },
+        color_attachments: &colors,
         depth_stencil_attachment: depth,
         timestamp_writes: timestamps.map(|(query_set, i)| wgpu::RenderPassTimestampWrites {
             query_set,
@@ -183,6 +283,12 @@ pub(crate) fn begin_render_pass<'e>(
     }
     if let Some([x, y, w, h]) = desc.scissor {
         rpass.set_scissor_rect(x, y, w, h);
+    }
+    if let Some([r, g, b, a]) = desc.blend_constant {
+        rpass.set_blend_constant(wgpu::Color { r, g, b, a });
+    }
+    if desc.stencil_reference != 0 {
+        rpass.set_stencil_reference(desc.stencil_reference);
     }
     rpass
 }

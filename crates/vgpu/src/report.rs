@@ -9,7 +9,7 @@
 
 use std::time::Duration;
 
-use vgpu_core::StatsSnapshot;
+use vgpu_core::{Label, StatsSnapshot};
 
 /// What one frame did: counter deltas, CPU times, and GPU pass times where measurable.
 #[derive(Clone, Debug, Default)]
@@ -36,6 +36,12 @@ pub struct FrameReport {
     /// frame, when any did (`stats.bind_groups_created` counts them). In a steady frame a
     /// created group is usually a binding that changes every frame (see [`crate::Advice`]).
     pub bind_group_creator: Option<String>,
+    /// The labels of the draws whose render pipelines were created while this frame was
+    /// recorded, in creation order (empty, and allocated nothing, when none were). A pipeline
+    /// created inside a frame compiles its shaders there (a hitch): create it ahead with
+    /// [`Draw::prepare`](crate::Draw::prepare) or [`Gpu::prepare`](crate::Gpu::prepare).
+    /// Compute pipelines are counted in `stats.pipelines_created` but not named here.
+    pub pipelines_created_by: Vec<Label>,
 }
 
 impl FrameReport {

@@ -225,11 +225,7 @@ impl Gpu {
             ctx: self.ctx.clone(),
             surface,
             label: desc.label.clone(),
-            signature: TargetSignature {
-                color: Some(format),
-                depth: desc.depth,
-                samples: desc.sample_count,
-            },
+            signature: TargetSignature::new(Some(format), desc.depth, desc.sample_count),
             depth_format: desc.depth,
             copy_src,
             state: Mutex::new(Attachments {
@@ -280,7 +276,7 @@ impl Surface {
     pub fn format(&self) -> wgpu::TextureFormat {
         self.inner
             .signature
-            .color
+            .color()
             .unwrap_or(wgpu::TextureFormat::Bgra8UnormSrgb)
     }
     /// Formats and sample count, as pipelines and bundles see them.
@@ -444,7 +440,7 @@ impl SurfaceInner {
     /// Stores a frame read back from the window's texture (BGRA or RGBA, padded rows) as RGBA8.
     pub(crate) fn store_capture(&self, raw: &[u8], width: u32, height: u32, bytes_per_row: u32) {
         let bgra = matches!(
-            self.signature.color,
+            self.signature.color(),
             Some(wgpu::TextureFormat::Bgra8Unorm | wgpu::TextureFormat::Bgra8UnormSrgb)
         );
         let mut data = Vec::with_capacity((width * height * 4) as usize);

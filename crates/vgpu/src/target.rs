@@ -4,12 +4,12 @@
 
 use std::sync::Arc;
 
-use crate::descriptors::TargetSignature;
+use crate::descriptors::{ColorFormats, TargetSignature};
 use crate::error::{Result, TargetError};
 use crate::gpu::Gpu;
 use crate::readback;
 use crate::rgba_image::RgbaImage;
-use crate::state::TargetRecord;
+use crate::state::{TargetColor, TargetRecord};
 use crate::target_desc::TargetDesc;
 
 /// An offscreen render target. Cheap to clone (an `Arc`).
@@ -65,7 +65,8 @@ impl Gpu {
         self.target_with(&TargetDesc::new(width, height))
     }
 
-    /// A target per `desc`.
+    /// A target per `desc`: its color attachments (each a single-sample texture, read back and
+    /// bound by index, plus a multisampled one under MSAA), its depth or depth-stencil.
     pub fn target_with(&self, desc: &TargetDesc) -> Result<Target> {
         self.ctx.check_device("Gpu::target")?;
         self.check_target_desc(desc)?;
@@ -91,23 +92,26 @@ impl Gpu {
         };
         let sampled = wgpu::TextureUsages::TEXTURE_BINDING | wgpu::TextureUsages::COPY_SRC;
         let multisampled = desc.sample_count > 1;
-        let color = if desc.color {
-            Some(texture(&desc.label, desc.format, 1, sampled)?)
-        } else {
-            None
-        };
-        let msaa_view = if multisampled && desc.color {
-            let label = format!("{} msaa", desc.label);
-            let (_, view) = texture(
-                &label,
-                desc.format,
-                desc.sample_count,
-                wgpu::TextureUsages::empty(),
-            )?;
-            Some(view)
-        } else {
-            None
-        };
+        let mut colors = Vec::with_capacity(desc.colors.len());
+        for (i, &format) in desc.colors.iter().enumerate() {
+            let label = match i {
+                0 => desc.label.clone(),
+                i => format!("{} color {i}", desc.label),
+            };
+            let resolved = Some(texture(&label, format, 1, sampled)?);
+            let msaa_view = match multisampled {
+                true => {
+                    let label = format!("{label} msaa");
+                    let empty = wgpu::TextureUsages::empty();
+                    Some(texture(&label, format, desc.sample_count, empty)?.1)
+                }
+                false => None,
+            };
+            colors.push(TargetColor {
+                resolved,
+                msaa_view,
+            });
+        }
         // A multisampled depth texture is neither sampled nor copied.
         let depth_usage = if multisampled {
             wgpu::TextureUsages::empty()
@@ -123,17 +127,16 @@ impl Gpu {
             )?),
             None => None,
         };
+        let color_formats = ColorFormats::new(&desc.colors).unwrap_or(ColorFormats::NONE);
         Ok(Target {
             inner: Arc::new(TargetRecord {
                 label: desc.label.clone(),
                 size: (desc.width, desc.height),
-                color,
-                msaa_view,
+                colors,
                 depth,
                 signature: TargetSignature {
-                    color: desc.color.then_some(desc.format),
-                    depth: desc.depth,
-                    samples: desc.sample_count,
+                    colors: color_formats,
+                    ..TargetSignature::new(None, desc.depth, desc.sample_count)
                 },
                 ctx: ctx.clone(),
                 gpu: self.id(),
@@ -141,8 +144,8 @@ impl Gpu {
         })
     }
 
-    /// `VGPU-TARGET-SIZE` or `VGPU-TARGET-FORMAT` unless `desc` describes a target this device
-    /// can render into.
+    /// `VGPU-TARGET-SIZE`, `VGPU-TARGET-FORMAT` or `VGPU-TARGET-ATTACHMENTS` unless `desc`
+    /// describes a target this device can render into.
     fn check_target_desc(&self, desc: &TargetDesc) -> Result<()> {
         self.check_texture_size(&desc.label, desc.width, desc.height)?;
         let format_error = |usage, expected, actual| -> crate::error::Error {
@@ -154,18 +157,21 @@ impl Gpu {
             }
             .into()
         };
-        let renderable = self
-            .ctx
-            .format_features(desc.format)
-            .allowed_usages
-            .contains(wgpu::TextureUsages::RENDER_ATTACHMENT);
-        if desc.color && (desc.format.is_depth_stencil_format() || !renderable) {
-            return Err(format_error(
-                "a color attachment",
-                "a renderable color format",
-                desc.format,
-            ));
+        for &format in &desc.colors {
+            let renderable = self
+                .ctx
+                .format_features(format)
+                .allowed_usages
+                .contains(wgpu::TextureUsages::RENDER_ATTACHMENT);
+            if format.is_depth_stencil_format() || !renderable {
+                return Err(format_error(
+                    "a color attachment",
+                    "a renderable color format",
+                    format,
+                ));
+            }
         }
+        self.check_color_budget(&desc.label, &desc.colors)?;
         if let Some(d) = desc.depth.filter(|d| !d.is_depth_stencil_format()) {
             return Err(format_error(
                 "a depth attachment",
@@ -173,12 +179,50 @@ impl Gpu {
                 d,
             ));
         }
-        if !desc.color && desc.depth.is_none() {
-            return Err(format_error(
-                "a target without color",
-                "a depth attachment",
-                desc.format,
-            ));
+        if desc.colors.is_empty() && desc.depth.is_none() {
+            return Err(TargetError::Attachments {
+                label: desc.label.clone(),
+                what: "attachments",
+                expected: "at least one color or a depth attachment".to_owned(),
+                actual: "none".to_owned(),
+            }
+            .into());
+        }
+        Ok(())
+    }
+
+    /// `VGPU-TARGET-ATTACHMENTS` unless `formats` fit the device's `max_color_attachments` and
+    /// `max_color_attachment_bytes_per_sample` (counted as WebGPU does: each format's byte cost
+    /// after aligning the running total to its component alignment).
+    fn check_color_budget(&self, label: &str, formats: &[wgpu::TextureFormat]) -> Result<()> {
+        let limits = self.ctx.limits();
+        let max = (limits.max_color_attachments as usize).min(crate::MAX_COLOR_ATTACHMENTS);
+        if formats.len() > max {
+            return Err(TargetError::Attachments {
+                label: label.to_owned(),
+                what: "color attachments",
+                expected: format!("at most {max} (the device's max_color_attachments)"),
+                actual: formats.len().to_string(),
+            }
+            .into());
+        }
+        let mut bytes = 0u32;
+        for f in formats {
+            let cost = f.target_pixel_byte_cost().unwrap_or(0);
+            let align = f.target_component_alignment().unwrap_or(1).max(1);
+            bytes = bytes.div_ceil(align) * align + cost;
+        }
+        let budget = limits.max_color_attachment_bytes_per_sample;
+        if bytes > budget {
+            return Err(TargetError::Attachments {
+                label: label.to_owned(),
+                what: "color bytes per sample",
+                expected: format!(
+                    "at most {budget} (the device's max_color_attachment_bytes_per_sample)"
+                ),
+                actual: format!("{bytes} for {formats:?}"),
+            }
+            .into());
         }
         Ok(())
     }
@@ -231,23 +275,28 @@ impl Gpu {
         }
         let samples = texture.sample_count();
         let color_pair = (texture.clone(), color.clone());
-        let (color, msaa_view) = if samples > 1 {
-            (None, Some(color_pair.1))
+        let attachment = if samples > 1 {
+            TargetColor {
+                resolved: None,
+                msaa_view: Some(color_pair.1),
+            }
         } else {
-            (Some(color_pair), None)
+            TargetColor {
+                resolved: Some(color_pair),
+                msaa_view: None,
+            }
         };
         Ok(Target {
             inner: Arc::new(TargetRecord {
                 label: label.to_owned(),
                 size,
-                color,
-                msaa_view,
+                colors: vec![attachment],
                 depth: depth.map(|d| (d.texture().clone(), d.clone())),
-                signature: TargetSignature {
-                    color: Some(texture.format()),
-                    depth: depth.map(|d| d.texture().format()),
+                signature: TargetSignature::new(
+                    Some(texture.format()),
+                    depth.map(|d| d.texture().format()),
                     samples,
-                },
+                ),
                 ctx: self.ctx.clone(),
                 gpu: self.id(),
             }),
@@ -276,10 +325,11 @@ impl Target {
     pub fn size(&self) -> (u32, u32) {
         self.inner.size
     }
-    /// The color format (the depth format for a depth-only target).
+    /// The first color attachment's format (the depth format for a depth-only target).
     pub fn format(&self) -> wgpu::TextureFormat {
-        match (&self.inner.color, &self.inner.depth) {
-            (Some((t, _)), _) | (None, Some((t, _))) => t.format(),
+        match (self.inner.signature.color(), &self.inner.depth) {
+            (Some(f), _) => f,
+            (None, Some((t, _))) => t.format(),
             (None, None) => wgpu::TextureFormat::Rgba8Unorm,
         }
     }
@@ -287,24 +337,68 @@ impl Target {
     pub fn signature(&self) -> TargetSignature {
         self.inner.signature
     }
-    /// The single-sample color texture (the resolve target under MSAA); `None` for depth-only.
+    /// How many color attachments the target has.
+    pub fn color_count(&self) -> usize {
+        self.inner.colors.len()
+    }
+    /// `[1 / width, 1 / height]`: one texel in UV units (for effects that sample neighbours).
+    pub fn texel_size(&self) -> [f32; 2] {
+        let (w, h) = self.inner.size;
+        [1.0 / w as f32, 1.0 / h as f32]
+    }
+    /// The first color attachment's single-sample texture (the resolve target under MSAA);
+    /// `None` for depth-only.
     pub fn color_texture(&self) -> Option<&wgpu::Texture> {
-        self.inner.color.as_ref().map(|(t, _)| t)
+        self.color_texture_at(0)
     }
-    /// A view of the single-sample color texture, for sampling in a later pass.
-    pub fn color_view(&self) -> Option<&wgpu::TextureView> {
-        self.inner.color.as_ref().map(|(_, v)| v)
-    }
-    /// The view passes render into: the MSAA texture when multisampled, else the color texture.
-    pub fn attachment_view(&self) -> Option<&wgpu::TextureView> {
-        self.inner.msaa_view.as_ref().or(self.color_view())
-    }
-    /// The resolve target of passes: the color texture when multisampled, else `None`.
-    pub fn resolve_view(&self) -> Option<&wgpu::TextureView> {
+    /// Color attachment `index`'s single-sample texture.
+    pub fn color_texture_at(&self, index: usize) -> Option<&wgpu::Texture> {
         self.inner
-            .msaa_view
+            .colors
+            .get(index)?
+            .resolved
             .as_ref()
-            .and_then(|_| self.color_view())
+            .map(|(t, _)| t)
+    }
+    /// A view of the first color attachment's single-sample texture, for sampling in a later
+    /// pass.
+    pub fn color_view(&self) -> Option<&wgpu::TextureView> {
+        self.color_view_at(0)
+    }
+    /// A view of color attachment `index`'s single-sample texture.
+    pub fn color_view_at(&self, index: usize) -> Option<&wgpu::TextureView> {
+        self.inner
+            .colors
+            .get(index)?
+            .resolved
+            .as_ref()
+            .map(|(_, v)| v)
+    }
+    /// The view passes render into (first attachment): the MSAA texture when multisampled,
+    /// else the color texture.
+    pub fn attachment_view(&self) -> Option<&wgpu::TextureView> {
+        let c = self.inner.colors.first()?;
+        c.msaa_view.as_ref().or(c.resolved.as_ref().map(|(_, v)| v))
+    }
+    /// The resolve target of passes (first attachment): the color texture when multisampled,
+    /// else `None`.
+    pub fn resolve_view(&self) -> Option<&wgpu::TextureView> {
+        let c = self.inner.colors.first()?;
+        c.msaa_view
+            .as_ref()
+            .and(c.resolved.as_ref().map(|(_, v)| v))
+    }
+    /// Each color attachment's render view and resolve target, attachment 0 first.
+    pub(crate) fn color_attachments(
+        &self,
+    ) -> impl Iterator<Item = (&wgpu::TextureView, Option<&wgpu::TextureView>)> {
+        self.inner.colors.iter().filter_map(|c| {
+            let resolved = c.resolved.as_ref().map(|(_, v)| v);
+            match &c.msaa_view {
+                Some(msaa) => Some((msaa, resolved)),
+                None => Some((resolved?, None)),
+            }
+        })
     }
     /// The depth texture's view, if the target has depth.
     pub fn depth_view(&self) -> Option<&wgpu::TextureView> {
@@ -322,11 +416,22 @@ impl Target {
         blocking_read(self.read_rgba8_async())
     }
 
+    /// [`read_rgba8`](Self::read_rgba8) of color attachment `index` (`VGPU-TARGET-ATTACHMENTS`
+    /// past the last).
+    pub fn read_rgba8_at(&self, index: usize) -> Result<RgbaImage> {
+        blocking_read(self.read_rgba8_at_async(index))
+    }
+
     /// [`read_rgba8`](Self::read_rgba8) without blocking: the future completes once the GPU is
     /// done (see [`GpuContext::map_read`](vgpu_core::GpuContext::map_read)).
     pub async fn read_rgba8_async(&self) -> Result<RgbaImage> {
+        self.read_rgba8_at_async(0).await
+    }
+
+    /// [`read_rgba8_at`](Self::read_rgba8_at) without blocking.
+    pub async fn read_rgba8_at_async(&self, index: usize) -> Result<RgbaImage> {
         let (w, h) = self.size();
-        let floats = self.read_decoded().await?;
+        let floats = self.read_decoded(index).await?;
         let to8 = |v: f32| (v.clamp(0.0, 1.0) * 255.0).round() as u8;
         let data = match floats {
             Decoded::Bytes(b) => b,
@@ -345,9 +450,19 @@ impl Target {
         blocking_read(self.read_f32_async())
     }
 
+    /// [`read_f32`](Self::read_f32) of color attachment `index`.
+    pub fn read_f32_at(&self, index: usize) -> Result<Vec<[f32; 4]>> {
+        blocking_read(self.read_f32_at_async(index))
+    }
+
     /// [`read_f32`](Self::read_f32) without blocking.
     pub async fn read_f32_async(&self) -> Result<Vec<[f32; 4]>> {
-        Ok(match self.read_decoded().await? {
+        self.read_f32_at_async(0).await
+    }
+
+    /// [`read_f32_at`](Self::read_f32_at) without blocking.
+    pub async fn read_f32_at_async(&self, index: usize) -> Result<Vec<[f32; 4]>> {
+        Ok(match self.read_decoded(index).await? {
             Decoded::Bytes(b) => b
                 .chunks_exact(4)
                 .map(|p| [0, 1, 2, 3].map(|i| f32::from(p[i]) / 255.0))
@@ -397,8 +512,23 @@ impl Target {
         self.read_rgba8()?.save_png(path)
     }
 
-    async fn read_decoded(&self) -> Result<Decoded> {
-        let Some((color, _)) = &self.inner.color else {
+    async fn read_decoded(&self, index: usize) -> Result<Decoded> {
+        let count = self.inner.colors.len();
+        if index > 0 && index >= count {
+            return Err(TargetError::Attachments {
+                label: self.inner.label.clone(),
+                what: "color attachment index",
+                expected: format!("below {count}"),
+                actual: index.to_string(),
+            }
+            .into());
+        }
+        let Some((color, _)) = self
+            .inner
+            .colors
+            .get(index)
+            .and_then(|c| c.resolved.as_ref())
+        else {
             return Err(TargetError::Format {
                 label: self.inner.label.clone(),
                 usage: "color read-back",

@@ -1,6 +1,7 @@
-//! [`TargetDesc`]: what an offscreen target is made of (size, color format, depth, samples).
+//! [`TargetDesc`]: what an offscreen target is made of (size, color formats, depth, samples).
 
-/// Describes a [`Target`](crate::Target). `Default`: 1×1 `Rgba8Unorm`, no depth, one sample.
+/// Describes a [`Target`](crate::Target). `Default`: 1×1, one `Rgba8Unorm` color attachment, no
+/// depth, one sample.
 #[derive(Clone, Debug)]
 pub struct TargetDesc {
     /// Label used in errors and wgpu messages.
@@ -9,13 +10,13 @@ pub struct TargetDesc {
     pub width: u32,
     /// Height in pixels.
     pub height: u32,
-    /// Color format (must be renderable).
-    pub format: wgpu::TextureFormat,
-    /// Whether the target has a color attachment (`false`: depth only, e.g. a shadow map).
-    pub color: bool,
-    /// Depth format, if the target has a depth attachment.
+    /// The color attachments' formats, attachment 0 (`@location(0)`) first; empty for a
+    /// depth-only target (a shadow map). Each must be renderable; together they must fit the
+    /// device's `max_color_attachments` and `max_color_attachment_bytes_per_sample`.
+    pub colors: Vec<wgpu::TextureFormat>,
+    /// Depth (or depth-stencil, e.g. `Depth24PlusStencil8`) format, if the target has one.
     pub depth: Option<wgpu::TextureFormat>,
-    /// MSAA sample count (1 or 4); with 4, passes resolve into the single-sample color texture.
+    /// MSAA sample count (1 or 4); with 4, passes resolve into the single-sample color textures.
     pub sample_count: u32,
 }
 
@@ -25,8 +26,7 @@ impl Default for TargetDesc {
             label: "target".to_owned(),
             width: 1,
             height: 1,
-            format: wgpu::TextureFormat::Rgba8Unorm,
-            color: true,
+            colors: vec![wgpu::TextureFormat::Rgba8Unorm],
             depth: None,
             sample_count: 1,
         }
@@ -34,7 +34,7 @@ impl Default for TargetDesc {
 }
 
 impl TargetDesc {
-    /// A `width`×`height` `Rgba8Unorm` target.
+    /// A `width`×`height` target with one `Rgba8Unorm` color attachment.
     pub fn new(width: u32, height: u32) -> Self {
         TargetDesc {
             width,
@@ -48,7 +48,7 @@ impl TargetDesc {
         TargetDesc {
             width,
             height,
-            color: false,
+            colors: Vec::new(),
             depth: Some(format),
             ..Default::default()
         }
@@ -58,12 +58,29 @@ impl TargetDesc {
         self.label = label.into();
         self
     }
-    /// Sets the color format.
+    /// One color attachment of `format`.
     pub fn format(mut self, format: wgpu::TextureFormat) -> Self {
-        self.format = format;
+        self.colors = vec![format];
         self
     }
-    /// Adds a depth attachment.
+    /// Several color attachments (a G-buffer), attachment 0 first.
+    ///
+    /// ```
+    /// use vgpu::wgpu::TextureFormat as F;
+    /// let gpu = vgpu::Gpu::noop();
+    /// let gbuffer = gpu.target_with(
+    ///     &vgpu::TargetDesc::new(64, 64)
+    ///         .colors(&[F::Rgba8Unorm, F::Rgba16Float, F::Rgba16Float])
+    ///         .depth(F::Depth24PlusStencil8),
+    /// )?;
+    /// assert_eq!(gbuffer.signature().colors.len(), 3);
+    /// # Ok::<(), vgpu::Error>(())
+    /// ```
+    pub fn colors(mut self, formats: &[wgpu::TextureFormat]) -> Self {
+        self.colors = formats.to_vec();
+        self
+    }
+    /// Adds a depth (or depth-stencil) attachment.
     pub fn depth(mut self, format: wgpu::TextureFormat) -> Self {
         self.depth = Some(format);
         self

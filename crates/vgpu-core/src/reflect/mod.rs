@@ -6,6 +6,7 @@
 
 mod binding_kind;
 mod naga_to_wgpu;
+mod override_info;
 mod stage;
 
 use std::num::NonZeroU32;
@@ -16,6 +17,8 @@ use crate::plan::WritePlan;
 
 pub use binding_kind::{BindingKind, wgsl_texel_format, wgsl_texture_type};
 pub(crate) use naga_to_wgpu::{storage_access, storage_format, vertex_format, view_dimension};
+pub use override_info::{OverrideInfo, OverrideType};
+pub(crate) use override_info::{const_value, reflect_overrides};
 pub use stage::Stage;
 
 /// One resource binding of a shader (`@group(g) @binding(b) var … name: T`).

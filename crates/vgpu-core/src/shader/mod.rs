@@ -17,6 +17,7 @@
 
 mod bindings;
 mod capabilities;
+mod constants;
 mod entry_points;
 mod options;
 mod parse;
@@ -29,7 +30,7 @@ use ahash::AHashMap;
 use smallvec::SmallVec;
 
 use crate::device::GpuContext;
-use crate::reflect::{BindingInfo, EntryPointInfo};
+use crate::reflect::{BindingInfo, EntryPointInfo, OverrideInfo, reflect_overrides};
 use crate::shader_error::ShaderError;
 use parse::{prescan, run_naga};
 use reflector::Reflector;
@@ -50,6 +51,7 @@ pub struct Shader {
     by_name: AHashMap<Box<str>, usize>,
     members: AHashMap<Box<str>, SmallVec<[(u32, u32); 1]>>,
     entry_points: Vec<EntryPointInfo>,
+    overrides: Vec<OverrideInfo>,
     plans_compiled: usize,
 }
 
@@ -110,6 +112,7 @@ impl Shader {
                 diagnostic: e.to_string(),
             })?;
         let tables = Reflector::new(label, &module, &info, &layouter).run()?;
+        let overrides = reflect_overrides(label, &module)?;
         Ok(Shader {
             label: label.into(),
             source: source.into(),
@@ -120,6 +123,7 @@ impl Shader {
             by_name: tables.by_name,
             members: tables.members,
             entry_points: tables.entry_points,
+            overrides,
             plans_compiled: tables.plans_compiled,
         })
     }

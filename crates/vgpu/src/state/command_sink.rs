@@ -6,6 +6,8 @@
 
 use smallvec::SmallVec;
 
+use crate::descriptors::DrawRange;
+
 /// Most bind groups an operation may use (wgpu's `max_bind_groups` is at most 8).
 pub(crate) const MAX_GROUPS: usize = 8;
 /// Vertex buffer slots tracked for redundant-set elimination.
@@ -21,7 +23,47 @@ pub(crate) trait CommandSink {
     fn set_vertex_buffer(&mut self, slot: u32, buffer: &wgpu::Buffer, offset: u64);
     fn set_index_buffer(&mut self, buffer: &wgpu::Buffer, offset: u64, format: wgpu::IndexFormat);
     fn draw(&mut self, vertices: std::ops::Range<u32>, instances: std::ops::Range<u32>);
-    fn draw_indexed(&mut self, indices: std::ops::Range<u32>, instances: std::ops::Range<u32>);
+    fn draw_indexed(
+        &mut self,
+        indices: std::ops::Range<u32>,
+        base_vertex: i32,
+        instances: std::ops::Range<u32>,
+    );
+    /// One or several draws whose arguments `args` reads from a buffer (`indexed`: 20-byte
+    /// `DrawIndexedIndirectArgs`, else 16-byte `DrawIndirectArgs`).
+    fn draw_indirect(&mut self, args: IndirectArgs<'_>, indexed: bool);
+}
+
+/// Where an indirect draw reads its arguments: `count` tightly packed argument structs in
+/// `buffer` from `offset`; with `count_buffer`, as many as the `u32` there says, at most
+/// `count`. Checked before it gets here (`pass_indirect.rs`).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct IndirectArgs<'a> {
+    pub(crate) buffer: &'a wgpu::Buffer,
+    pub(crate) offset: u64,
+    pub(crate) count: u32,
+    pub(crate) count_buffer: Option<(&'a wgpu::Buffer, u64)>,
+}
+
+/// The draw call the full path ends a draw with.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum DrawCall<'a> {
+    /// The draw's own vertex (or index) and instance counts.
+    Counts,
+    /// Explicit ranges.
+    Range(&'a DrawRange),
+    /// Indirect: one draw, several (multi-draw) or a count read from a buffer.
+    Indirect(IndirectArgs<'a>),
+}
+
+impl<'a> From<Option<&'a DrawRange>> for DrawCall<'a> {
+    #[inline]
+    fn from(range: Option<&'a DrawRange>) -> Self {
+        match range {
+            Some(r) => DrawCall::Range(r),
+            None => DrawCall::Counts,
+        }
+    }
 }
 
 impl CommandSink for wgpu::RenderPass<'_> {
@@ -43,8 +85,26 @@ impl CommandSink for wgpu::RenderPass<'_> {
     fn draw(&mut self, vertices: std::ops::Range<u32>, instances: std::ops::Range<u32>) {
         wgpu::RenderPass::draw(self, vertices, instances);
     }
-    fn draw_indexed(&mut self, indices: std::ops::Range<u32>, instances: std::ops::Range<u32>) {
-        wgpu::RenderPass::draw_indexed(self, indices, 0, instances);
+    fn draw_indexed(
+        &mut self,
+        indices: std::ops::Range<u32>,
+        base_vertex: i32,
+        instances: std::ops::Range<u32>,
+    ) {
+        wgpu::RenderPass::draw_indexed(self, indices, base_vertex, instances);
+    }
+    fn draw_indirect(&mut self, a: IndirectArgs<'_>, indexed: bool) {
+        let (buffer, offset, count) = (a.buffer, a.offset, a.count);
+        match (a.count_buffer, indexed) {
+            (None, false) if count == 1 => self.draw_indirect(buffer, offset),
+            (None, true) if count == 1 => self.draw_indexed_indirect(buffer, offset),
+            (None, false) => self.multi_draw_indirect(buffer, offset, count),
+            (None, true) => self.multi_draw_indexed_indirect(buffer, offset, count),
+            (Some((cb, co)), false) => self.multi_draw_indirect_count(buffer, offset, cb, co, count),
+            (Some((cb, co)), true) => {
+                self.multi_draw_indexed_indirect_count(buffer, offset, cb, co, count)
+            }
+        }
     }
 }
 
@@ -57,7 +117,8 @@ impl CommandSink for wgpu::ComputePass<'_> {
     fn set_vertex_buffer(&mut self, _: u32, _: &wgpu::Buffer, _: u64) {}
     fn set_index_buffer(&mut self, _: &wgpu::Buffer, _: u64, _: wgpu::IndexFormat) {}
     fn draw(&mut self, _: std::ops::Range<u32>, _: std::ops::Range<u32>) {}
-    fn draw_indexed(&mut self, _: std::ops::Range<u32>, _: std::ops::Range<u32>) {}
+    fn draw_indexed(&mut self, _: std::ops::Range<u32>, _: i32, _: std::ops::Range<u32>) {}
+    fn draw_indirect(&mut self, _: IndirectArgs<'_>, _: bool) {}
 }
 
 /// Bundle commands, recorded with owned handles and replayed into a
@@ -69,7 +130,9 @@ pub(crate) enum BundleCmd {
     Vertex(u32, wgpu::Buffer, u64),
     Index(wgpu::Buffer, u64, wgpu::IndexFormat),
     Draw(std::ops::Range<u32>, std::ops::Range<u32>),
-    DrawIndexed(std::ops::Range<u32>, std::ops::Range<u32>),
+    DrawIndexed(std::ops::Range<u32>, i32, std::ops::Range<u32>),
+    /// An indirect draw: buffer, offset, indexed.
+    DrawIndirect(wgpu::Buffer, u64, bool),
 }
 
 impl CommandSink for Vec<BundleCmd> {
@@ -92,8 +155,23 @@ impl CommandSink for Vec<BundleCmd> {
     fn draw(&mut self, vertices: std::ops::Range<u32>, instances: std::ops::Range<u32>) {
         self.push(BundleCmd::Draw(vertices, instances));
     }
-    fn draw_indexed(&mut self, indices: std::ops::Range<u32>, instances: std::ops::Range<u32>) {
-        self.push(BundleCmd::DrawIndexed(indices, instances));
+    fn draw_indexed(
+        &mut self,
+        indices: std::ops::Range<u32>,
+        base_vertex: i32,
+        instances: std::ops::Range<u32>,
+    ) {
+        self.push(BundleCmd::DrawIndexed(indices, base_vertex, instances));
+    }
+    /// A bundle encoder has no multi-draw: `count` draws become `count` indirect draws, one
+    /// argument struct apart. A bundle never records a count buffer (`BundleRecorder` has no
+    /// such call): it would be ignored.
+    fn draw_indirect(&mut self, a: IndirectArgs<'_>, indexed: bool) {
+        let stride = if indexed { 20 } else { 16 };
+        for i in 0..u64::from(a.count) {
+            let offset = a.offset + i * stride;
+            self.push(BundleCmd::DrawIndirect(a.buffer.clone(), offset, indexed));
+        }
     }
 }
 
@@ -113,7 +191,9 @@ pub(crate) fn encode_bundle<'a>(
                 encoder.set_index_buffer(b.slice(*offset..), *format)
             }
             BundleCmd::Draw(v, i) => encoder.draw(v.clone(), i.clone()),
-            BundleCmd::DrawIndexed(v, i) => encoder.draw_indexed(v.clone(), 0, i.clone()),
+            BundleCmd::DrawIndexed(v, base, i) => encoder.draw_indexed(v.clone(), *base, i.clone()),
+            BundleCmd::DrawIndirect(b, offset, false) => encoder.draw_indirect(b, *offset),
+            BundleCmd::DrawIndirect(b, offset, true) => encoder.draw_indexed_indirect(b, *offset),
         }
     }
 }

@@ -136,8 +136,17 @@ impl<S: CommandSink> CommandSink for InspectRecorder<'_, S> {
         self.inner.draw(vertices, instances);
         self.drawn = true;
     }
-    fn draw_indexed(&mut self, indices: std::ops::Range<u32>, instances: std::ops::Range<u32>) {
-        self.inner.draw_indexed(indices, instances);
+    fn draw_indexed(
+        &mut self,
+        indices: std::ops::Range<u32>,
+        base_vertex: i32,
+        instances: std::ops::Range<u32>,
+    ) {
+        self.inner.draw_indexed(indices, base_vertex, instances);
+        self.drawn = true;
+    }
+    fn draw_indirect(&mut self, args: crate::state::IndirectArgs<'_>, indexed: bool) {
+        self.inner.draw_indirect(args, indexed);
         self.drawn = true;
     }
 }

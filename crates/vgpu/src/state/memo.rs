@@ -79,6 +79,37 @@ pub(crate) enum MemoExtra {
     Other(PageGroup),
     /// Several values or a value without a dynamic offset: where each resolved.
     Values(ValuePages),
+    /// A group the caller claimed (`claim.rs`): recording sets the caller's bind group, never
+    /// this memo's.
+    Claimed(Box<super::claim::ClaimedGroup>),
+}
+
+impl GroupMemo {
+    /// The caller's group, when this group is claimed (`claim.rs`; the full path's first
+    /// question per group).
+    #[inline(always)]
+    pub(crate) fn claimed(&self) -> Option<&super::claim::ClaimedGroup> {
+        match self.extra.as_deref() {
+            Some(MemoExtra::Claimed(c)) => Some(c),
+            _ => None,
+        }
+    }
+
+    /// [`claimed`](Self::claimed), mutably.
+    pub(crate) fn claimed_mut(&mut self) -> Option<&mut super::claim::ClaimedGroup> {
+        match self.extra.as_deref_mut() {
+            Some(MemoExtra::Claimed(c)) => Some(c),
+            _ => None,
+        }
+    }
+
+    /// Claims the group (`claim.rs`): forgets what the memo held.
+    pub(crate) fn set_claimed(&mut self, claimed: super::claim::ClaimedGroup) {
+        *self = GroupMemo {
+            extra: Some(Box::new(MemoExtra::Claimed(Box::new(claimed)))),
+            ..GroupMemo::default()
+        };
+    }
 }
 
 /// The invalidation epoch of a memo whose operation's bindings changed since it was built (the
@@ -351,6 +382,17 @@ pub(crate) struct Groups {
 }
 
 impl Groups {
+    /// Group `gi`'s memo, if the operation has that group (`len` of them).
+    pub(crate) fn get(&self, len: u8, gi: usize) -> Option<&GroupMemo> {
+        if gi >= usize::from(len).min(MAX_GROUPS) {
+            return None;
+        }
+        match gi.checked_sub(FAST_GROUPS) {
+            None => self.head.get(gi),
+            Some(t) => self.tail.as_deref().and_then(|tail| tail.get(t)),
+        }
+    }
+
     /// `len` empty group memos.
     pub(crate) fn new(len: usize) -> Self {
         Groups {

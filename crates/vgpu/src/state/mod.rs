@@ -15,15 +15,19 @@
 mod assign;
 mod binding_input;
 mod blocks;
+mod claim;
 mod command_sink;
+mod compute_pipeline;
 pub(crate) mod inspect;
 mod lock;
 mod memo;
 mod operation;
 mod pipeline;
 mod prefetch;
+mod prepare;
 mod program;
 mod record;
+mod render_pipeline;
 mod resource_uses;
 mod resources;
 mod timing;
@@ -37,16 +41,17 @@ use vgpu_core::GpuContext;
 use vgpu_uniforms::{BufferKey, EngineConfig, OwnerKey, UniformEngine};
 
 pub(crate) use binding_input::{BindingInput, BufferInput, SamplerInput, ViewInput, ViewOwner};
-pub(crate) use command_sink::{BundleCmd, encode_bundle};
+pub(crate) use command_sink::{BundleCmd, DrawCall, IndirectArgs, encode_bundle};
 pub(crate) use inspect::{InspectRecorder, PassInspect};
 pub(crate) use lock::{HeldState, SharedState};
+pub(crate) use compute_pipeline::{ComputeInfo, ComputePipelineKey, ConstantSet};
 pub(crate) use operation::{
     IndexBinding, OpKey, OperationKind, RenderInfo, RenderStateKey, VertexBinding,
 };
 pub(crate) use program::{Program, Stages};
 pub(crate) use record::PassBindings;
 pub(crate) use resources::{
-    BlockRecord, BufferRecord, SamplerRecord, ShaderRecord, TargetRecord, TextureRecord,
+    BlockRecord, BufferRecord, SamplerRecord, ShaderRecord, TargetColor, TargetRecord, TextureRecord,
 };
 pub(crate) use timing::{MAX_TIMED_PASSES, TimedPasses};
 
@@ -73,7 +78,7 @@ pub(crate) struct State {
     render_pipelines: RenderPipelines,
     /// Distinct render states, shared by the draws that have them (never removed: few).
     render_states: ahash::AHashSet<Arc<RenderStateKey>>,
-    compute_pipelines: AHashMap<u64, (u64, wgpu::ComputePipeline)>,
+    compute_pipelines: AHashMap<ComputePipelineKey, (u64, wgpu::ComputePipeline)>,
     blocks: SecondaryMap<OwnerKey, BlockState>,
     /// Registry keys of the capture engine's page and storage buffers.
     page_resources: AHashMap<BufferKey, ResourceKey>,

@@ -12,7 +12,7 @@ use super::command_sink::MAX_GROUPS;
 use super::memo::{FAST_GROUPS, FastRecord, GroupMemo, Groups, PipelineMemo};
 use super::program::Program;
 use super::resources::{BlockRecord, BufferRecord, HeldResource};
-use crate::descriptors::DepthState;
+use crate::descriptors::{ColorTarget, DepthState};
 use crate::typed_ref::CheckedType;
 
 slotmap::new_key_type! {
@@ -27,10 +27,18 @@ pub(crate) struct RenderStateKey {
     pub(crate) strip_index_format: Option<wgpu::IndexFormat>,
     pub(crate) cull_mode: Option<wgpu::Face>,
     pub(crate) front_face: wgpu::FrontFace,
+    /// Blend and write mask of attachments the draw does not list in `colors`.
     pub(crate) blend: Option<wgpu::BlendState>,
     pub(crate) write_mask: wgpu::ColorWrites,
+    /// Per attachment, from attachment 0 (may be shorter than a target's list).
+    pub(crate) colors: Vec<ColorTarget>,
     pub(crate) depth: DepthState,
+    pub(crate) stencil: wgpu::StencilState,
+    pub(crate) unclipped_depth: bool,
+    pub(crate) multisample_mask: u64,
     pub(crate) alpha_to_coverage: bool,
+    /// Override constants by name (or `@id`), values as `f64` bits, sorted by key.
+    pub(crate) constants: Vec<(String, u64)>,
     pub(crate) vertex_layouts: Vec<(u64, wgpu::VertexStepMode, Vec<wgpu::VertexAttribute>)>,
 }
 
@@ -203,8 +211,8 @@ impl RenderInfo {
 #[derive(Debug)]
 pub(crate) enum OperationKind {
     Render(RenderInfo),
-    /// A compute dispatch, with its pipeline once made (`(id, pipeline)`).
-    Compute(Option<(u64, wgpu::ComputePipeline)>),
+    /// A compute dispatch: its constant set, and its pipeline once made.
+    Compute(super::compute_pipeline::ComputeInfo),
 }
 
 /// Per-operation state kept in the `Gpu` state. `repr(C)`: the fast record comes first and the
@@ -287,8 +295,10 @@ impl Operation {
         }
         let simple = self.render().is_some_and(RenderInfo::without_geometry);
         self.fast.invalidate();
-        self.fast.eligible =
-            simple && usize::from(len) <= FAST_GROUPS && self.groups.iter_mut(len).all(|g| g.fast);
+        // A claimed group (`claim.rs`) is set from the caller's bind group on the full path only.
+        self.fast.eligible = simple
+            && usize::from(len) <= FAST_GROUPS
+            && self.groups.iter_mut(len).all(|g| g.fast && g.claimed().is_none());
     }
 
     /// A binding's content changed: memos, and bundles recorded under the previous
@@ -301,11 +311,12 @@ impl Operation {
         self.fast.invalidate();
     }
 
-    /// Number of bindings never set.
+    /// Number of bindings never set (those of claimed groups, which vgpu does not set, aside).
     pub(crate) fn count_unset(&self) -> u32 {
         self.contents
             .iter()
-            .filter(|c| matches!(c, BindingContent::Unset))
+            .enumerate()
+            .filter(|(i, c)| matches!(c, BindingContent::Unset) && !self.binding_claimed(*i))
             .count() as u32
     }
 }

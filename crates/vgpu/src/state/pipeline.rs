@@ -12,10 +12,10 @@ use ahash::AHashMap;
 use vgpu_core::GpuContext;
 
 use super::State;
-use super::operation::{OpKey, Operation, OperationKind, RenderStateKey};
-use super::program::{Program, Stages};
+use super::operation::{Operation, OperationKind, RenderStateKey};
+use super::render_pipeline::create_render_pipeline;
 use crate::descriptors::TargetSignature;
-use crate::error::{BindingError, Result};
+use crate::error::Result;
 
 /// Key of the render pipeline cache.
 pub(crate) type PipelineKey = (u64, Arc<RenderStateKey>, TargetSignature);
@@ -27,6 +27,9 @@ pub(crate) struct RenderPipelines {
     ids: AHashMap<PipelineKey, u32>,
     /// The pipelines, by id − 1.
     table: Vec<wgpu::RenderPipeline>,
+    /// The labels of the draws whose pipelines were created, each with the device's pipeline
+    /// counter just after, until a frame's submit takes them (`State::take_pipelines_created_by`).
+    pub(crate) created_by: Vec<(vgpu_core::Label, u64)>,
 }
 
 impl RenderPipelines {
@@ -73,6 +76,7 @@ impl RenderPipelines {
             .into());
         };
         self.table.push(pipeline);
+        self.created_by.push((label.clone(), ctx.stats().pipelines_created.get()));
         self.ids.insert(cache_key, id);
         render.pipelines.insert(sig_id, id);
         Ok(())
@@ -100,133 +104,4 @@ impl State {
             }
         }
     }
-
-    /// The compute pipeline of operation `key` (memoized per operation, cached per program).
-    pub(crate) fn compute_pipeline(
-        &mut self,
-        key: OpKey,
-    ) -> Result<Option<(u64, wgpu::ComputePipeline)>> {
-        let Some(op) = self.ops.get(key) else {
-            return Ok(None);
-        };
-        if let OperationKind::Compute(Some(m)) = &op.kind {
-            return Ok(Some(m.clone()));
-        }
-        let program = op.program.clone();
-        let Stages::Compute { cs } = &program.stages else {
-            return Ok(None);
-        };
-        let entry = match self.compute_pipelines.get(&program.id) {
-            Some(e) => e.clone(),
-            None => {
-                let module = program.shader.module(&self.ctx)?;
-                let p = self
-                    .ctx
-                    .create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
-                        label: Some(program.shader.label()),
-                        layout: Some(&program.pipeline_layout),
-                        module,
-                        entry_point: Some(cs),
-                        compilation_options: Default::default(),
-                        cache: None,
-                    })?;
-                let e = (self.next_id(), p);
-                self.compute_pipelines.insert(program.id, e.clone());
-                e
-            }
-        };
-        if let Some(op) = self.ops.get_mut(key) {
-            if let OperationKind::Compute(m) = &mut op.kind {
-                *m = Some(entry.clone());
-            }
-        }
-        Ok(Some(entry))
-    }
-}
-
-/// Creates the render pipeline of `program` with render state `state` for targets of `sig`.
-fn create_render_pipeline(
-    ctx: &GpuContext,
-    program: &Program,
-    state: &RenderStateKey,
-    sig: TargetSignature,
-    label: &str,
-) -> Result<wgpu::RenderPipeline> {
-    let Stages::Render { vs, fs } = &program.stages else {
-        return Err(BindingError::VertexLayout {
-            label: label.to_owned(),
-            what: "entry points".to_owned(),
-            expected: "a vertex stage".to_owned(),
-            actual: "a compute program".to_owned(),
-        }
-        .into());
-    };
-    if fs.is_some() && sig.color.is_some() && program.fragment_outputs == 0 {
-        return Err(BindingError::VertexLayout {
-            label: label.to_string(),
-            what: "fragment outputs".to_owned(),
-            expected: "an @location(0) output for the target's color attachment".to_owned(),
-            actual: "none".to_owned(),
-        }
-        .into());
-    }
-    let module = program.shader.module(ctx)?;
-    let buffers: Vec<Option<wgpu::VertexBufferLayout<'_>>> = state
-        .vertex_layouts
-        .iter()
-        .map(|(stride, step, attrs)| {
-            Some(wgpu::VertexBufferLayout {
-                array_stride: *stride,
-                step_mode: *step,
-                attributes: attrs,
-            })
-        })
-        .collect();
-    let targets = [sig.color.map(|format| wgpu::ColorTargetState {
-        format,
-        blend: state.blend,
-        write_mask: state.write_mask,
-    })];
-    let depth_stencil = sig.depth.map(|format| wgpu::DepthStencilState {
-        format,
-        depth_write_enabled: Some(state.depth.write),
-        depth_compare: Some(state.depth.compare),
-        stencil: Default::default(),
-        bias: wgpu::DepthBiasState {
-            constant: state.depth.bias,
-            slope_scale: f32::from_bits(state.depth.bias_slope_scale_bits),
-            clamp: 0.0,
-        },
-    });
-    Ok(ctx.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
-        label: Some(label),
-        layout: Some(&program.pipeline_layout),
-        vertex: wgpu::VertexState {
-            module,
-            entry_point: Some(vs),
-            compilation_options: Default::default(),
-            buffers: &buffers,
-        },
-        fragment: fs.as_ref().map(|fs| wgpu::FragmentState {
-            module,
-            entry_point: Some(fs),
-            compilation_options: Default::default(),
-            targets: if sig.color.is_some() { &targets } else { &[] },
-        }),
-        primitive: wgpu::PrimitiveState {
-            topology: state.topology,
-            strip_index_format: state.strip_index_format,
-            front_face: state.front_face,
-            cull_mode: state.cull_mode,
-            ..Default::default()
-        },
-        depth_stencil,
-        multisample: wgpu::MultisampleState {
-            count: sig.samples,
-            mask: !0,
-            alpha_to_coverage_enabled: state.alpha_to_coverage,
-        },
-        multiview_mask: None,
-        cache: None,
-    })?)
 }

@@ -56,8 +56,8 @@ pub(crate) struct Program {
     pub(crate) pipeline_layout: wgpu::PipelineLayout,
     /// Vertex inputs of the vertex entry point.
     pub(crate) vertex_inputs: Vec<vgpu_core::VertexInput>,
-    /// Number of fragment outputs (color targets written).
-    pub(crate) fragment_outputs: usize,
+    /// The fragment entry point's outputs, by location.
+    pub(crate) fragment_outputs: Vec<vgpu_core::FragmentOutput>,
     pub(crate) workgroup_size: [u32; 3],
 }
 
@@ -121,8 +121,27 @@ impl Program {
     }
 }
 
-/// Key of the program cache.
-pub(crate) type ProgramKey = (u64, Stages);
+/// The groups of a program that an operation claimed (bit `g`: group `g`, whose bind group the
+/// caller provides: `state/claim.rs`), and those of them laid out with dynamic offsets for every
+/// uniform and storage buffer. The default claims nothing: the program every operation starts
+/// with.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub(crate) struct ClaimSpec {
+    pub(crate) claimed: u8,
+    pub(crate) dynamic: u8,
+}
+
+impl ClaimSpec {
+    /// Whether group `group` is claimed, and if so whether with dynamic offsets.
+    pub(crate) fn get(self, group: u32) -> Option<bool> {
+        let bit = 1u8.checked_shl(group)?;
+        (self.claimed & bit != 0).then_some(self.dynamic & bit != 0)
+    }
+}
+
+/// Key of the program cache: a program that claims groups is another program (other layouts for
+/// those groups, so another pipeline layout and other pipelines).
+pub(crate) type ProgramKey = (u64, Stages, ClaimSpec);
 
 impl State {
     /// The program of `shader` with `stages`, created (layouts included) on first use.
@@ -131,14 +150,25 @@ impl State {
         shader: &Arc<ShaderRecord>,
         stages: Stages,
     ) -> Result<Arc<Program>> {
-        let key: ProgramKey = (shader.id, stages);
+        self.claimed_program(shader, stages, ClaimSpec::default())
+    }
+
+    /// The program of `shader` with `stages` whose groups in `claims` have the layouts the
+    /// caller's bind groups are made from (see [`ClaimSpec`]), created on first use.
+    pub(crate) fn claimed_program(
+        &mut self,
+        shader: &Arc<ShaderRecord>,
+        stages: Stages,
+        claims: ClaimSpec,
+    ) -> Result<Arc<Program>> {
+        let key: ProgramKey = (shader.id, stages, claims);
         if let Some(p) = self.programs.get(&key) {
             return Ok(p.clone());
         }
         let stages = key.1.clone();
         let refl = &shader.core;
         let entries = entry_points(refl, &stages)?;
-        let desc = self.layout_desc(refl, &entries)?;
+        let desc = self.layout_desc(refl, &entries, claims)?;
         if self.ctx.adapter_info().backend == wgpu::Backend::Gl {
             check_gl_layouts(shader, &entries)?;
         }
@@ -164,7 +194,9 @@ impl State {
             vertex_inputs: find(Stage::Vertex)
                 .map(|e| e.vertex_inputs.clone())
                 .unwrap_or_default(),
-            fragment_outputs: find(Stage::Fragment).map_or(0, |e| e.fragment_outputs.len()),
+            fragment_outputs: find(Stage::Fragment)
+                .map(|e| e.fragment_outputs.clone())
+                .unwrap_or_default(),
             workgroup_size: find(Stage::Compute).map_or([1, 1, 1], |e| e.workgroup_size),
             stages,
         });
@@ -173,28 +205,40 @@ impl State {
     }
 
     /// The bind-group layouts of `entries`: library-owned uniform values use dynamic offsets,
-    /// up to the device limit; past it, static groups per slot (still cached).
+    /// up to the device limit (less the claimed groups' dynamic uniform buffers); past it, static
+    /// groups per slot (still cached). A claimed group's buffers all take dynamic offsets or none,
+    /// as claimed.
     fn layout_desc(
         &self,
         refl: &vgpu_core::Shader,
         entries: &[&EntryPointInfo],
+        claims: ClaimSpec,
     ) -> Result<PipelineLayoutDesc> {
-        let limit = self
+        let used = || entries.iter().flat_map(|e| refl.entry_point_bindings(e));
+        let mut claimed_uniforms: Vec<(u32, u32)> = used()
+            .filter(|b| b.kind == BindingKind::UniformBuffer && claims.get(b.group) == Some(true))
+            .map(|b| (b.group, b.binding))
+            .collect();
+        claimed_uniforms.sort_unstable();
+        claimed_uniforms.dedup();
+        let limit = (self
             .ctx
             .limits()
-            .max_dynamic_uniform_buffers_per_pipeline_layout as usize;
-        let mut uniforms: Vec<(u32, u32)> = entries
-            .iter()
-            .flat_map(|e| refl.entry_point_bindings(e))
-            .filter(|b| b.kind == BindingKind::UniformBuffer)
+            .max_dynamic_uniform_buffers_per_pipeline_layout as usize)
+            .saturating_sub(claimed_uniforms.len());
+        let mut uniforms: Vec<(u32, u32)> = used()
+            .filter(|b| b.kind == BindingKind::UniformBuffer && claims.get(b.group).is_none())
             .map(|b| (b.group, b.binding))
             .collect();
         uniforms.sort_unstable();
         uniforms.dedup();
         uniforms.truncate(limit);
-        Ok(refl.pipeline_layout(entries, |b| {
-            b.kind == BindingKind::UniformBuffer
-                && uniforms.binary_search(&(b.group, b.binding)).is_ok()
+        Ok(refl.pipeline_layout(entries, |b| match claims.get(b.group) {
+            Some(dynamic) => dynamic,
+            None => {
+                b.kind == BindingKind::UniformBuffer
+                    && uniforms.binary_search(&(b.group, b.binding)).is_ok()
+            }
         })?)
     }
 

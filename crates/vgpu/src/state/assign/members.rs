@@ -47,6 +47,9 @@ impl State {
             }
             .into());
         };
+        if let Some(op) = self.ops.get(key) {
+            op.check_unclaimed(i)?;
+        }
         let cx = PackContext::new(label, &member.binding.name);
         if let BindingInput::Typed(value) = input {
             return self.assign_typed_member(key, i, &member, value, &cx);

@@ -141,6 +141,7 @@ impl State {
         let Some(op) = self.ops.get(key) else {
             return Ok(());
         };
+        op.check_unclaimed(index)?;
         let t = Assigned {
             key,
             index,

@@ -11,20 +11,21 @@ use vgpu_bind::{BindEntry, BindingStore, ResourceKey};
 use vgpu_uniforms::{BufferKey, OwnerKey, SlotRef, UniformEngine};
 
 use super::bound::{PassBindings, set_group, set_single};
-use crate::descriptors::{DrawRange, TargetSignature};
+use crate::descriptors::TargetSignature;
 use crate::error::{BindingError, Result};
 use crate::state::State;
-use crate::state::command_sink::{CommandSink, MAX_DYNAMIC, MAX_GROUPS};
+use crate::state::command_sink::{CommandSink, DrawCall, MAX_DYNAMIC, MAX_GROUPS};
 use crate::state::inspect::Inspector;
 use crate::state::memo::{BuiltGroup, GroupMemo, MEMO_VALUES, ValuePages};
-use crate::state::operation::{BindingContent, OpKey, Operation, group_values};
+use crate::state::operation::{BindingContent, OpKey, Operation, RenderInfo, group_values};
 use crate::state::program::{Program, ProgramBinding};
 use crate::state::resources::HeldResource;
 
 impl State {
     /// Records one draw of operation `key` into `sink` (the full path: the pipeline step, group
-    /// resolution and lookup, vertex and index buffers); refreshes the operation's fast record
-    /// afterwards, unless recording a bundle.
+    /// resolution and lookup, vertex and index buffers, then `call`: the draw's counts, explicit
+    /// ranges or indirect arguments); refreshes the operation's fast record afterwards, unless
+    /// recording a bundle (an indirect call leaves the record's counts as they were).
     #[inline(never)]
     pub(crate) fn record_draw<S: CommandSink>(
         &mut self,
@@ -33,7 +34,7 @@ impl State {
         bound: &mut PassBindings,
         sig: TargetSignature,
         signature_id: u32,
-        range: Option<&DrawRange>,
+        call: DrawCall<'_>,
     ) -> Result<()> {
         let pinning = bound.pinned.is_some();
         // The pipeline memo is keyed by interned signature; a bundle records without a pass's
@@ -93,31 +94,21 @@ impl State {
                 None => sink.set_vertex_buffer(slot as u32, &vb.buffer.buffer, vb.offset),
             }
         }
-        match (render.index(), range) {
-            (Some(ib), r) => {
-                let id = (
-                    ib.buffer.id,
-                    ib.offset,
-                    ib.format == wgpu::IndexFormat::Uint32,
-                );
-                if bound.index != id {
-                    sink.set_index_buffer(&ib.buffer.buffer, ib.offset, ib.format);
-                    bound.index = id;
-                }
-                let (v, i) = match r {
-                    Some(r) => (r.vertices.clone(), r.instances.clone()),
-                    None => (0..ib.count, 0..instance_count),
-                };
-                sink.draw_indexed(v, i);
-            }
-            (None, Some(r)) => sink.draw(r.vertices.clone(), r.instances.clone()),
-            (None, None) => sink.draw(0..vertex_count, 0..instance_count),
-        }
+        record_call(render, sink, bound, call, (vertex_count, instance_count));
         bound.operations += 1;
         if !pinning {
             op.refresh_fast_record(bind.invalidation_epoch(), signature_id, engine);
         }
         Ok(())
+    }
+
+    /// Whether operation `key` is an indexed draw (its indirect arguments are
+    /// `DrawIndexedIndirectArgs`, 20 bytes).
+    pub(crate) fn draw_is_indexed(&self, key: OpKey) -> bool {
+        self.ops
+            .get(key)
+            .and_then(Operation::render)
+            .is_some_and(|r| r.index().is_some())
     }
 
     /// Resolves every bind group of operation `key` (a compute's, before its dispatch) and sets
@@ -141,6 +132,43 @@ impl State {
         };
         let inspect = inspect.as_deref_mut();
         record_op_groups(op, engine, bind, page_resources, inspect, sink, bound)
+    }
+}
+
+/// The end of [`State::record_draw`]: the index buffer if the draw has one (set unless bound),
+/// then `call` (an indexed draw passes its base vertex; an indirect one reads it from the
+/// arguments).
+#[inline]
+fn record_call<S: CommandSink>(
+    render: &RenderInfo,
+    sink: &mut S,
+    bound: &mut PassBindings,
+    call: DrawCall<'_>,
+    (vertex_count, instance_count): (u32, u32),
+) {
+    let Some(ib) = render.index() else {
+        match call {
+            DrawCall::Counts => sink.draw(0..vertex_count, 0..instance_count),
+            DrawCall::Range(r) => sink.draw(r.vertices.clone(), r.instances.clone()),
+            DrawCall::Indirect(args) => sink.draw_indirect(args, false),
+        }
+        return;
+    };
+    let id = (
+        ib.buffer.id,
+        ib.offset,
+        ib.format == wgpu::IndexFormat::Uint32,
+    );
+    if bound.index != id {
+        sink.set_index_buffer(&ib.buffer.buffer, ib.offset, ib.format);
+        bound.index = id;
+    }
+    match call {
+        DrawCall::Counts => sink.draw_indexed(0..ib.count, ib.base_vertex, 0..instance_count),
+        DrawCall::Range(r) => {
+            sink.draw_indexed(r.vertices.clone(), ib.base_vertex, r.instances.clone())
+        }
+        DrawCall::Indirect(args) => sink.draw_indirect(args, true),
     }
 }
 
@@ -216,6 +244,13 @@ fn record_op_groups<S: CommandSink>(
         .enumerate()
         .take(MAX_GROUPS)
     {
+        if let Some(claimed) = g.claimed() {
+            // A group the caller claimed (`state/claim.rs`): its bind group, at the offsets
+            // last given.
+            let (id, group, offsets, n) = claimed.bound(src.label)?;
+            set_group(sink, bound, gi, id, group, offsets, n);
+            continue;
+        }
         match (g.single_value(src.contents), pinning) {
             // The group's only dynamic offset belongs to its only value (the common per-object
             // or per-view struct). Same semantics as the general path.

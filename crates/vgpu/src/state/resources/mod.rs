@@ -29,13 +29,22 @@ pub(crate) struct TextureRecord {
     pub(crate) gpu: GpuId,
 }
 
+/// One color attachment of a target: its single-sample texture (read back and sampled; the
+/// resolve target under MSAA; `None` for an app's multisampled view) and, when multisampled, the
+/// view passes render into.
+#[derive(Debug)]
+pub(crate) struct TargetColor {
+    pub(crate) resolved: Option<(wgpu::Texture, wgpu::TextureView)>,
+    pub(crate) msaa_view: Option<wgpu::TextureView>,
+}
+
 /// An offscreen render target's textures.
 #[derive(Debug)]
 pub(crate) struct TargetRecord {
     pub(crate) label: String,
     pub(crate) size: (u32, u32),
-    pub(crate) color: Option<(wgpu::Texture, wgpu::TextureView)>,
-    pub(crate) msaa_view: Option<wgpu::TextureView>,
+    /// The color attachments, attachment 0 first.
+    pub(crate) colors: Vec<TargetColor>,
     pub(crate) depth: Option<(wgpu::Texture, wgpu::TextureView)>,
     pub(crate) signature: TargetSignature,
     pub(crate) ctx: Arc<GpuContext>,

@@ -1,0 +1,323 @@
+//! The upstream tutorial's steps, ported (`examples/by_example/`, upstream's
+//! `examples/by-example-s02` … `s13`), run as binaries (`vgpu_tests::run_example`: `cargo test -p
+//! vgpu-tests` alone needs `cargo build -p vgpu-examples --examples` first) in a fresh directory.
+//! Each test checks what upstream's `example.test.ts` checks, on the device `VGPU_BACKEND` names:
+//! the pixels (read from the PNGs the example writes, compared with values computed here from the
+//! example's shader; 8-bit rounding may differ by one) on real devices, the counters each frame
+//! prints on every device (the noop one included), the error codes of the fix-its everywhere.
+//! The examples exit non-zero on any uncaptured wgpu error, which fails these tests.
+
+use std::collections::HashMap;
+
+use vgpu_tests::{ExampleRun, parse_counters, run_example};
+
+/// The counters of the one line starting with `prefix`.
+#[track_caller]
+fn counters(run: &ExampleRun, prefix: &str) -> HashMap<String, u64> {
+    parse_counters(run.line(prefix))
+}
+
+/// A float in 0..=1 as an 8-bit unorm channel (clamped, rounded to nearest).
+fn unorm(v: f32) -> u8 {
+    (v.clamp(0.0, 1.0) * 255.0).round() as u8
+}
+
+/// The coordinate an effect's `uv` has at the center of pixel `i` of `size` (0 at the top-left).
+fn uv(i: u32, size: u32) -> f32 {
+    (i as f32 + 0.5) / size as f32
+}
+
+/// Loads the PNG `name` the example wrote and compares every pixel with `expected(x, y)`, each
+/// channel within `tolerance`; on mismatch names the first pixel that differs.
+#[track_caller]
+fn assert_png(
+    run: &ExampleRun,
+    name: &str,
+    size: u32,
+    tolerance: u8,
+    expected: impl Fn(u32, u32) -> [u8; 4],
+) -> Vec<u8> {
+    let (w, h, pixels) = run.png(name);
+    assert_eq!((w, h), (size, size), "{name}: size");
+    let adapter = run.line("adapter: ");
+    for y in 0..size {
+        for x in 0..size {
+            let i = ((y * size + x) * 4) as usize;
+            let got = &pixels[i..i + 4];
+            let want = expected(x, y);
+            let near = got
+                .iter()
+                .zip(want)
+                .all(|(&g, w)| g.abs_diff(w) <= tolerance);
+            assert!(
+                near,
+                "{name} on {adapter}: pixel ({x},{y}) is {got:?}, expected {want:?} (±{tolerance})"
+            );
+        }
+    }
+    pixels
+}
+
+/// On the noop device: the example says it rendered nothing, and wrote no file.
+#[track_caller]
+fn assert_nothing_written_on_noop(run: &ExampleRun) {
+    assert!(run.stdout.contains("nothing was"), "{}", run.stdout);
+    assert!(!run.stdout.contains("wrote "), "{}", run.stdout);
+    let files: Vec<_> = std::fs::read_dir(&run.dir)
+        .expect("the example's directory")
+        .collect();
+    assert!(files.is_empty(), "no file written on noop: {files:?}");
+}
+
+/// §2: the blue channel is `sin(time × speed) × 0.5 + 0.5` with the explicit `time` = π/4 and
+/// `speed` = 2, so 255 everywhere (upstream: > 245 at the center); red and green are the uv.
+#[test]
+fn s02_fullscreen_effect_renders_the_explicit_time_and_speed() {
+    let run = run_example("by_example_s02_fullscreen", &[]);
+    let frame = counters(&run, "frame 1: ");
+    assert_eq!(frame["draws"], 1);
+    assert_eq!(frame["pipelines created"], 1);
+    // The 8-byte `Params { time, speed }`, uploaded once with both members set.
+    assert_eq!(frame["bytes uploaded"], 8);
+    if run.noop() {
+        assert_nothing_written_on_noop(&run);
+        return;
+    }
+    assert_png(&run, "by_example_s02_fullscreen.png", 8, 1, |x, y| {
+        [unorm(uv(x, 8)), unorm(uv(y, 8)), 255, 255]
+    });
+}
+
+/// §3: the left half is the cube's red, the right half the floor's green, both times the shared
+/// buffer's exposure: 1 in frame 1, 0.5 in frame 2 after one write of that buffer; frame 2
+/// creates no bind group and uploads nothing (the buffer is the app's, bound by identity).
+#[test]
+fn s03_shared_buffer_feeds_two_draws_with_their_own_params() {
+    let run = run_example("by_example_s03_sharing", &[]);
+    let first = counters(&run, "frame 1 ");
+    assert_eq!(first["draws"], 2);
+    // The two draws' own 16-byte colors, at least.
+    assert!(first["bytes uploaded"] >= 32, "{first:?}");
+    let second = counters(&run, "frame 2 ");
+    assert_eq!(second["draws"], 2);
+    for counter in [
+        "bind groups created",
+        "buffers created",
+        "pipelines created",
+        "write_buffer calls",
+        "bytes uploaded",
+    ] {
+        assert_eq!(second[counter], 0, "frame 2: {counter}");
+    }
+    if run.noop() {
+        assert_nothing_written_on_noop(&run);
+        return;
+    }
+    for (png, exposure) in [
+        ("by_example_s03_sharing.png", 1.0),
+        ("by_example_s03_sharing_dim.png", 0.5),
+    ] {
+        let c = unorm(exposure);
+        assert_png(&run, png, 16, 1, |x, _| {
+            if x < 8 {
+                [c, 0, 0, 255]
+            } else {
+                [0, c, 0, 255]
+            }
+        });
+    }
+}
+
+/// §4: one shared block feeds both effects and is uploaded once (16 bytes: `time`, padding,
+/// `mouse`); the target shows the second effect, `(time, uv.y, mouse.y, 1)` with the time set
+/// after binding (0.8, upstream: red > 150) and the mouse kept by the partial set.
+#[test]
+fn s04_shared_uniforms_feed_two_effects_and_upload_once() {
+    let run = run_example("by_example_s04_shared_uniforms", &[]);
+    let frame = counters(&run, "frame 1: ");
+    assert_eq!(frame["draws"], 2);
+    assert_eq!(
+        frame["bytes uploaded"], 16,
+        "the block, once for both effects"
+    );
+    if run.noop() {
+        assert_nothing_written_on_noop(&run);
+        return;
+    }
+    assert_png(&run, "by_example_s04_shared_uniforms.png", 8, 1, |_, y| {
+        [unorm(0.8), unorm(uv(y, 8)), unorm(0.6), 255]
+    });
+}
+
+/// §5: each mistake gets its code (upstream's "Unset `samp`" and "ownership cannot change"),
+/// a message naming the binding, and `vgpu::explain`'s meaning and fix; the effect whose set was
+/// refused still draws its own value. The same on every device, noop included.
+#[test]
+fn s05_fixits_name_the_code_the_binding_and_the_fix() {
+    let run = run_example("by_example_s05_fixits", &[]);
+    let lines: Vec<&str> = run.stdout.lines().collect();
+    for (mistake, code, names) in [
+        (
+            "missing binding",
+            "VGPU-DRAW-UNSET-BINDING",
+            "binding `samp`",
+        ),
+        ("ownership flip", "VGPU-SET-OWNERSHIP", "binding `params`"),
+        (
+            "misspelt name",
+            "VGPU-SET-BINDING-UNKNOWN",
+            "did you mean `speed`?",
+        ),
+    ] {
+        let head = format!("fix-it {mistake}: {code}");
+        let at = lines
+            .iter()
+            .position(|l| *l == head)
+            .unwrap_or_else(|| panic!("no line {head:?}:\n{}", run.stdout));
+        let error = lines[at + 1];
+        assert!(error.starts_with(&format!("  error: {code}: ")), "{error}");
+        assert!(error.contains(names), "{error} names {names}");
+        let info = vgpu::explain(code).expect("the code has an entry");
+        assert_eq!(lines[at + 2], format!("  meaning: {}", info.meaning));
+        assert_eq!(lines[at + 3], format!("  fix: {}", info.fix));
+    }
+    let after = counters(&run, "frame after the mistakes: ");
+    assert_eq!(after["draws"], 1);
+    if run.noop() {
+        assert_nothing_written_on_noop(&run);
+        return;
+    }
+    // Red is the value set before the refused buffer (speed 2, saturated), not the buffer's 0.
+    let (g, b) = (unorm(uv(0, 4)), unorm(uv(0, 4)));
+    assert_eq!(
+        run.line("wave pixel: "),
+        format!("wave pixel: [255, {g}, {b}, 255]")
+    );
+}
+
+/// §7: the float scene keeps values above 1 (its brightest texel, 7.5, read back), and the post
+/// pass tone-maps it texel by texel into the 8-bit output: `c / (1 + c)` of (x + 0.5, 1.5, 3.0)
+/// (upstream: green > 100, blue > 150).
+#[test]
+fn s07_hdr_scene_is_tone_mapped_by_a_post_pass() {
+    let run = run_example("by_example_s07_hdr_post", &[]);
+    let frame = counters(&run, "frame 1: ");
+    assert_eq!(frame["draws"], 2);
+    assert_eq!(frame["pipelines created"], 2);
+    if run.noop() {
+        assert_nothing_written_on_noop(&run);
+        return;
+    }
+    assert_eq!(
+        run.line("scene pixel (7,0): "),
+        "scene pixel (7,0): [7.5, 1.5, 3.0, 1.0]"
+    );
+    let reinhard = |c: f32| unorm(c / (1.0 + c));
+    assert_png(&run, "by_example_s07_hdr_post.png", 8, 1, |x, _| {
+        [reinhard(x as f32 + 0.5), reinhard(1.5), reinhard(3.0), 255]
+    });
+}
+
+/// §9: the bundle is recorded once; each replay draws the fog density set before it (0.2, then
+/// 0.7: upstream's before < 80, after > 150), and the second frame creates nothing and binds
+/// nothing outside the bundle, uploading only the changed 4-byte value.
+#[test]
+fn s09_bundle_replays_see_the_latest_value() {
+    let run = run_example("by_example_s09_bundles", &[]);
+    let recorded = counters(&run, "recorded once: ");
+    assert_eq!(recorded["draws"], 1);
+    assert_eq!(recorded["pipelines created"], 1);
+    let first = counters(&run, "frame 1 ");
+    let second = counters(&run, "frame 2 ");
+    for (i, frame) in [&first, &second].into_iter().enumerate() {
+        for counter in [
+            "bind groups created",
+            "pipelines created",
+            "set_bind_group calls",
+            "set_pipeline calls",
+        ] {
+            assert_eq!(frame[counter], 0, "frame {}: {counter}", i + 1);
+        }
+        assert_eq!(frame["bytes uploaded"], 4, "frame {}: the fog value", i + 1);
+    }
+    assert_eq!(second["buffers created"], 0);
+    if run.noop() {
+        assert_nothing_written_on_noop(&run);
+        return;
+    }
+    for (png, fog) in [
+        ("by_example_s09_bundles_before.png", 0.2),
+        ("by_example_s09_bundles_after.png", 0.7),
+    ] {
+        assert_png(&run, png, 8, 1, |x, y| {
+            [unorm(fog), unorm(uv(x, 8)), unorm(uv(y, 8)), 255]
+        });
+    }
+}
+
+/// The particles of §11 (duplicated from the example).
+const PARTICLES: [[f32; 4]; 2] = [[1.0, 2.0, 3.0, 4.0], [-1.0, 10.0, 0.5, 1.0]];
+
+/// §11: one dispatch writes `src + (0, -9.8 × 0.5, 0, 0)` into `dst`, read back (upstream:
+/// `dst[0]` ≈ 1, `dst[1]` < -2).
+#[test]
+fn s11_compute_writes_the_storage_buffer() {
+    let run = run_example("by_example_s11_compute", &[]);
+    let frame = counters(&run, "frame 1: ");
+    assert_eq!(frame["draws"], 1, "one dispatch");
+    assert_eq!(frame["pipelines created"], 1);
+    if run.noop() {
+        assert_nothing_written_on_noop(&run);
+        return;
+    }
+    for (i, p) in PARTICLES.iter().enumerate() {
+        let line = run.line(&format!("dst[{i}]: "));
+        let values: Vec<f32> = line
+            .split_once(": ")
+            .expect("dst line")
+            .1
+            .trim_matches(['[', ']'])
+            .split(", ")
+            .map(|v| v.parse().expect("a float"))
+            .collect();
+        let expected = [p[0], p[1] - 9.8 * 0.5, p[2], p[3]];
+        assert_eq!(values.len(), 4, "{line}");
+        for (got, want) in values.iter().zip(expected) {
+            assert!((got - want).abs() < 1e-5, "{line}: expected {expected:?}");
+        }
+    }
+}
+
+/// §13: with fixed inputs a headless render is byte-deterministic: two devices in one process
+/// render the same image, and two runs of the example write the same PNG; the image is the
+/// gradient `(uv.x + 0.125, uv.y, 1, 1)`.
+#[test]
+fn s13_headless_render_is_deterministic() {
+    let runs = [
+        run_example("by_example_s13_headless", &[]),
+        run_example("by_example_s13_headless", &[]),
+    ];
+    let mut images = Vec::new();
+    for run in &runs {
+        for render in ["render 1: ", "render 2: "] {
+            let frame = counters(run, render);
+            assert_eq!(frame["draws"], 1, "{render}");
+            assert_eq!(frame["bytes uploaded"], 8, "{render}");
+        }
+        if run.noop() {
+            assert_nothing_written_on_noop(run);
+            continue;
+        }
+        assert_eq!(run.line("identical: "), "identical: true");
+        images.push(assert_png(
+            run,
+            "by_example_s13_headless.png",
+            8,
+            1,
+            |x, y| [unorm(uv(x, 8) + 0.125), unorm(uv(y, 8)), 255, 255],
+        ));
+    }
+    if let [a, b] = &images[..] {
+        assert_eq!(a, b, "two runs wrote different pixels");
+    }
+}

@@ -1,0 +1,1 @@
+//! Tier 2: the gpu_culling example (written below).
