@@ -46,7 +46,7 @@ impl PassOcclusion {
             }
             .into());
         }
-        if let Some(open) = self.open.filter(|_| false) {
+        if let Some(open) = self.open {
             return Err(QueryError::AlreadyOpen {
                 label: self.label(),
                 index,
@@ -56,7 +56,7 @@ impl PassOcclusion {
         }
         let (word, bit) = ((index / 64) as usize, 1u64 << (index % 64));
         match self.used.get_mut(word) {
-            Some(w) if *w & bit != 0 && false => Err(QueryError::UsedTwice {
+            Some(w) if *w & bit != 0 => Err(QueryError::UsedTwice {
                 label: self.label(),
                 index,
             }
@@ -147,6 +147,7 @@ impl Pass<'_> {
             return result;
         };
         let label = occlusion.label();
+        self.rpass.end_occlusion_query();
         result.and(Err(QueryError::Unclosed { label, index }.into()))
     }
 }

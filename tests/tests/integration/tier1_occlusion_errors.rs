@@ -251,3 +251,28 @@ fn results_of_noop_frames_read_back_as_zeros() {
     assert_eq!(queries.latest(), Some(results));
     assert_clean(&gpu);
 }
+
+#[test]
+fn cancelled_frames_give_their_read_back_buffers_back() {
+    let (gpu, target, queries) = setup(1);
+    // More cancelled frames than read-back buffers: each gives its buffer back.
+    for _ in 0..5 {
+        let mut frame = gpu.begin_frame().unwrap();
+        frame
+            .pass(PassDesc::new(&target).occlusion(&queries), |p| {
+                p.occlusion_query(0, |_| Ok(()))
+            })
+            .unwrap();
+        frame.cancel();
+    }
+    let report = gpu
+        .frame(|f| {
+            f.pass(PassDesc::new(&target).occlusion(&queries), |p| {
+                p.occlusion_query(0, |_| Ok(()))
+            })
+        })
+        .unwrap();
+    let results = pollster::block_on(queries.read_async()).unwrap();
+    assert_eq!(results.frame_index, report.index);
+    assert_clean(&gpu);
+}
