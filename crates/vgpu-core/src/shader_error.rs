@@ -1,6 +1,7 @@
 //! Errors of WGSL parsing, validation and reflection ([`ShaderError`]).
 
 use crate::error::ErrorCode;
+use crate::reflect::OverrideType;
 
 /// An error found in a shader from its WGSL source alone (no device involved).
 ///
@@ -140,14 +141,15 @@ pub enum ShaderError {
         shader: String,
         /// The key given.
         key: String,
-        /// `did you mean …?` when a name is near, else empty.
-        hint: String,
+        /// `did you mean …?` when a name is near.
+        hint: Option<Box<str>>,
         /// Every override of the shader (`@id(n) name: type = default`).
         available: Vec<String>,
     },
     /// A pipeline constant's value cannot be represented in its override's type.
     #[error(
-        "VGPU-CONSTANT-TYPE: {label:?}: override `{name}` of shader {shader:?} is {ty}: expected {expected}, got {value}"
+        "VGPU-CONSTANT-TYPE: {label:?}: override `{name}` of shader {shader:?} is {ty}: expected {}, got {value}",
+        .ty.expected()
     )]
     ConstantType {
         /// The draw's or compute's label.
@@ -156,10 +158,8 @@ pub enum ShaderError {
         shader: String,
         /// The override's name.
         name: String,
-        /// The override's WGSL type (`u32`).
-        ty: String,
-        /// What the type accepts.
-        expected: String,
+        /// The override's type.
+        ty: OverrideType,
         /// The value given, printed.
         value: String,
     },
@@ -189,9 +189,9 @@ pub enum ShaderError {
         /// The override's name.
         name: String,
         /// The first key that set it.
-        first: String,
+        first: Box<str>,
         /// The second key that set it.
-        second: String,
+        second: Box<str>,
     },
 }
 
@@ -223,10 +223,9 @@ fn list_or_none(items: &[String]) -> String {
     }
 }
 
-fn hint_suffix(hint: &str) -> String {
-    if hint.is_empty() {
-        String::new()
-    } else {
-        format!(" ({hint})")
+fn hint_suffix(hint: &Option<Box<str>>) -> String {
+    match hint {
+        Some(hint) => format!(" ({hint})"),
+        None => String::new(),
     }
 }

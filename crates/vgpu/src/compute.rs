@@ -81,7 +81,8 @@ impl Gpu {
     /// A compute operation of `shader`.
     ///
     /// `desc.constants` are checked against the shader's `override`s first
-    /// ([`vgpu_core::Shader::check_constants`]): an error creates nothing.
+    /// ([`vgpu_core::Shader::pipeline_constants_for`] its entry point: a required override only
+    /// other entry points use needs no value): an error creates nothing.
     pub fn compute(&self, shader: &Shader, desc: ComputeDesc) -> Result<Compute> {
         self.ctx.check_device("Gpu::compute")?;
         self.check_shader(shader, &format!("creating compute {:?}", desc.label))?;
@@ -90,12 +91,13 @@ impl Gpu {
             .entry_point(vgpu_core::Stage::Compute, desc.entry_point.as_deref())?
             .name
             .clone();
+        let constants =
+            reflection.pipeline_constants_for(&desc.label, &[entry.as_str()], &desc.constants)?;
         let workgroup_size = reflection.workgroup_size_with(&entry, &desc.constants);
         let program =
             self.with_state(|st| st.program(&shader.inner, Stages::Compute { cs: entry }))?;
-        let constants = reflection.pipeline_constants(&desc.label, &desc.constants)?;
         let workgroup_size = workgroup_size.unwrap_or(program.workgroup_size);
-        let kind = OperationKind::Compute(ComputeInfo::new(ConstantSet::new(constants)));
+        let kind = OperationKind::Compute(ComputeInfo::with_constants(ConstantSet::new(constants)));
         Ok(Compute {
             inner: OpHandle::insert(self, &desc.label, program, kind, (0, 0)),
             workgroup_size,

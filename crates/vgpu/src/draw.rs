@@ -1,6 +1,7 @@
 //! [`Draw`]: a render operation described once (shader, state, counts) whose bindings are set by
 //! WGSL name.
 
+use smallvec::SmallVec;
 use vgpu_core::Label;
 
 use crate::binding::Binding;
@@ -246,12 +247,22 @@ impl Gpu {
                     .map(|e| e.name.clone()),
             },
         };
+        // Checked before anything is created: a rejected draw changes nothing.
+        self.check_render_state(&desc)?;
+        let constants = match &stages {
+            Stages::Render { vs, fs } => {
+                let entry_points: SmallVec<[&str; 2]> =
+                    std::iter::once(vs.as_str()).chain(fs.as_deref()).collect();
+                shader.reflection().pipeline_constants_for(
+                    &desc.label,
+                    &entry_points,
+                    &desc.constants,
+                )?
+            }
+            Stages::Compute { .. } => Vec::new(),
+        };
         let program = self.with_state(|st| st.program(&shader.inner, stages))?;
         check_vertex_layout(&desc, &program)?;
-        self.check_render_state(&desc)?;
-        let constants = shader
-            .reflection()
-            .pipeline_constants(&desc.label, &desc.constants)?;
         let state_key = RenderStateKey {
             topology: desc.topology,
             strip_index_format: match desc.topology {

@@ -166,6 +166,7 @@ pub use typed_binding::TypedBinding;
 pub use typed_ref::TypedRef;
 pub use uniforms::{SharedUniforms, ValueArg};
 pub use vgpu_core::TypedMismatch;
+pub use vgpu_core::{OverrideInfo, OverrideType};
 pub use vgpu_core::{BackendChoice, Label, SetError, ShaderError, StatsSnapshot, Value, value};
 /// `#[derive(vgpu::Uniform)]`: a struct with named fields laid out as the WGSL struct of the same
 /// members; see the trait [`Uniform`](trait@Uniform).

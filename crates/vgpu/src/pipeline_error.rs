@@ -140,6 +140,18 @@ pub(crate) const CODES: &[CodeInfo] = &[
         fix: "Request the feature in `GpuOptions::features` on an adapter that has it, or do without the state or call.",
     },
     CodeInfo {
+        code: "VGPU-DRAW-COLOR-OUTPUT",
+        variant: "PipelineError::ColorOutput",
+        meaning: "A draw's fragment outputs do not match the target's color attachments: an output missing for a written attachment, one whose type the format cannot store (float vs i32 vs u32, too few components), one at a location without an attachment, or more `DrawDesc::colors` entries than attachments.",
+        fix: "Write one `@location(i)` output per attachment, of the attachment's kind (`vec4f` for unorm and float formats, `vec4<u32>` for uint, …), or draw into a target with matching attachments.",
+    },
+    CodeInfo {
+        code: "VGPU-DRAW-STENCIL",
+        variant: "PipelineError::Stencil",
+        meaning: "A draw with a stencil state (a compare or operation other than always/keep, or masks) was recorded into a target whose depth format has no stencil aspect.",
+        fix: "Give the target a depth-stencil format (`Depth24PlusStencil8`, `Depth32FloatStencil8`), or leave `DrawDesc::stencil` at its default.",
+    },
+    CodeInfo {
         code: "VGPU-GROUP-UNKNOWN",
         variant: "PipelineError::GroupUnknown",
         meaning: "`claim_group` (or another claimed-group call) named a group number the draw's or compute's entry points do not use.",

@@ -1,4 +1,4 @@
-//! Tier 1 (noop): `ComputeDesc::constants` checked against the shader's `override`s at
+//! Tier 1 (noop; one test also dispatches on the real device): `ComputeDesc::constants` checked against the shader's `override`s at
 //! `Gpu::compute`, before wgpu sees them — each `VGPU-CONSTANT-…` code, naming the compute, and
 //! a rejected compute creates nothing (every counter unchanged).
 
@@ -115,4 +115,46 @@ fn valid_constants_make_a_compute() {
         .unwrap();
     assert_eq!(gpu.stats().pipelines_created - before.pipelines_created, 1);
     assert!(gpu.take_uncaptured_errors().is_empty());
+}
+
+/// A required override that only another entry point of the module uses needs no value (WebGPU's
+/// rule), and the compute dispatches without a wgpu error.
+#[test]
+fn a_required_override_of_another_kernel_is_not_needed() {
+    vgpu_tests::each_gpu(|gpu| {
+        let shader = gpu
+            .shader(
+                "two kernels",
+                "override a: u32;
+             override b: u32;
+             @compute @workgroup_size(1) fn first() { _ = a; }
+             @compute @workgroup_size(1) fn second() { _ = b; }",
+            )
+            .unwrap();
+        let k = gpu
+            .compute(
+                &shader,
+                ComputeDesc {
+                    entry_point: Some("first".into()),
+                    constants: vec![("a".into(), 1.0)],
+                    ..Default::default()
+                },
+            )
+            .unwrap();
+        gpu.frame(|f| f.compute_pass(|c| c.dispatch(&k, 1, 1, 1)))
+            .unwrap();
+        assert!(gpu.take_uncaptured_errors().is_empty());
+        let e = gpu
+            .compute(
+                &shader,
+                ComputeDesc {
+                    entry_point: Some("second".into()),
+                    constants: vec![("a".into(), 1.0)],
+                    ..Default::default()
+                },
+            )
+            .unwrap_err();
+        assert_eq!(e.code(), "VGPU-CONSTANT-MISSING");
+        assert!(e.to_string().contains("`b`"), "{e}");
+    });
 }

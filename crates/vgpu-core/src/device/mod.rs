@@ -181,6 +181,11 @@ impl GpuContext {
                 noop: wgpu::NoopBackendOptions::enabled(),
                 ..Default::default()
             },
+            // wgpu-core 30's indirect-draw validation asserts an adapter storage offset
+            // alignment of 32..=256; the noop adapter reports another, so any indirect draw
+            // panicked at `CommandEncoder::finish`. Nothing executes on noop to validate.
+            flags: wgpu::InstanceFlags::default()
+                .difference(wgpu::InstanceFlags::VALIDATION_INDIRECT_CALL),
             ..wgpu::InstanceDescriptor::new_without_display_handle()
         });
         // The noop backend resolves both futures on the first poll and cannot fail.

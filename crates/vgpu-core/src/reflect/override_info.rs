@@ -32,11 +32,11 @@ impl OverrideType {
     }
 
     /// Whether `value` is representable in this type (the rule [`Shader::check_constants`]
-    /// applies); `Err` says what was expected.
+    /// applies).
     ///
     /// [`Shader::check_constants`]: crate::Shader::check_constants
-    pub(crate) fn check(self, value: f64) -> Result<(), &'static str> {
-        let ok = match self {
+    pub fn holds(self, value: f64) -> bool {
+        match self {
             OverrideType::Bool => value == 0.0 || value == 1.0,
             OverrideType::I32 => {
                 value.fract() == 0.0 && (f64::from(i32::MIN)..=f64::from(i32::MAX)).contains(&value)
@@ -46,17 +46,18 @@ impl OverrideType {
             }
             OverrideType::F32 => value.is_finite() && value.abs() <= f64::from(f32::MAX),
             OverrideType::F16 => value.is_finite() && value.abs() <= 65504.0,
-        };
-        if ok {
-            return Ok(());
         }
-        Err(match self {
+    }
+
+    /// What values this type holds, in words (`"an integer in 0..=4294967295"`).
+    pub fn expected(self) -> &'static str {
+        match self {
             OverrideType::Bool => "0 (false) or 1 (true)",
             OverrideType::I32 => "an integer in -2147483648..=2147483647",
             OverrideType::U32 => "an integer in 0..=4294967295",
             OverrideType::F32 => "a finite number within ±3.4028235e38",
             OverrideType::F16 => "a finite number within ±65504",
-        })
+        }
     }
 }
 

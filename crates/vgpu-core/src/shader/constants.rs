@@ -59,6 +59,33 @@ impl Shader {
         label: &str,
         constants: &[(String, f64)],
     ) -> Result<Vec<(String, f64)>, ShaderError> {
+        let used = self.overrides_used_by(|_| true);
+        self.resolve_constants(label, &used, constants)
+    }
+
+    /// [`pipeline_constants`](Self::pipeline_constants) for a pipeline of the named entry points
+    /// only: `VGPU-CONSTANT-MISSING` is returned for a required override that one of them uses
+    /// (directly, through a function it calls, an override's initializer or an
+    /// override-sized array), not for one only other entry points use — WebGPU's rule, so a
+    /// module of several kernels each with its own required override works.
+    pub fn pipeline_constants_for(
+        &self,
+        label: &str,
+        entry_points: &[&str],
+        constants: &[(String, f64)],
+    ) -> Result<Vec<(String, f64)>, ShaderError> {
+        let used = self.overrides_used_by(|name| entry_points.contains(&name));
+        self.resolve_constants(label, &used, constants)
+    }
+
+    /// The check and normalization of `constants`; `used[i]`: override `i` must have a value
+    /// when it is required.
+    fn resolve_constants(
+        &self,
+        label: &str,
+        used: &[bool],
+        constants: &[(String, f64)],
+    ) -> Result<Vec<(String, f64)>, ShaderError> {
         let mut given: Vec<Option<(&str, f64)>> = vec![None; self.overrides.len()];
         for (key, value) in constants {
             let Some(i) = self.override_index(key) else {
@@ -70,17 +97,16 @@ impl Shader {
                     label: label.to_owned(),
                     shader: self.label.to_string(),
                     name: o.name.clone(),
-                    first: first.to_owned(),
-                    second: key.clone(),
+                    first: first.into(),
+                    second: key.as_str().into(),
                 });
             }
-            if let Err(expected) = o.ty.check(*value) {
+            if !o.ty.holds(*value) {
                 return Err(ShaderError::ConstantType {
                     label: label.to_owned(),
                     shader: self.label.to_string(),
                     name: o.name.clone(),
-                    ty: o.ty.wgsl().to_owned(),
-                    expected: expected.to_owned(),
+                    ty: o.ty,
                     value: value.to_string(),
                 });
             }
@@ -90,7 +116,8 @@ impl Shader {
             .overrides
             .iter()
             .zip(&given)
-            .find_map(|(o, g)| (false && o.required && g.is_none()).then_some(o))
+            .zip(used)
+            .find_map(|((o, g), u)| (*u && o.required && g.is_none()).then_some(o))
         {
             return Err(ShaderError::ConstantMissing {
                 label: label.to_owned(),
@@ -157,15 +184,86 @@ impl Shader {
         self.overrides.iter().position(|o| o.id == Some(id))
     }
 
+    /// Which overrides (by index) the entry points whose names pass `wanted` use.
+    fn overrides_used_by(&self, wanted: impl Fn(&str) -> bool) -> Vec<bool> {
+        let m = &self.module;
+        let mut used = vec![false; self.overrides.len()];
+        let mut globals = Vec::new();
+        // Override-sized arrays: counted as used by every entry point (naga cannot size them
+        // otherwise).
+        for (_, ty) in m.types.iter() {
+            if let naga::TypeInner::Array {
+                size: naga::ArraySize::Pending(h),
+                ..
+            } = ty.inner
+            {
+                mark(m, &mut used, &mut globals, h);
+            }
+        }
+        let mut seen = vec![false; m.functions.len()];
+        let mut functions: Vec<&naga::Function> = Vec::new();
+        for ep in m.entry_points.iter().filter(|e| wanted(&e.name)) {
+            functions.push(&ep.function);
+            for e in ep.workgroup_size_overrides.iter().flatten().flatten() {
+                globals.push(*e);
+            }
+        }
+        while let Some(f) = functions.pop() {
+            for (_, e) in f.expressions.iter() {
+                match *e {
+                    naga::Expression::Override(h) => mark(m, &mut used, &mut globals, h),
+                    naga::Expression::CallResult(c) if !seen[c.index()] => {
+                        seen[c.index()] = true;
+                        functions.push(&m.functions[c]);
+                    }
+                    _ => {}
+                }
+            }
+            let mut calls = Vec::new();
+            calls_in(&f.body, &mut calls, 0);
+            for c in calls {
+                if !seen[c.index()] {
+                    seen[c.index()] = true;
+                    functions.push(&m.functions[c]);
+                }
+            }
+        }
+        while let Some(e) = globals.pop() {
+            match m.global_expressions[e] {
+                naga::Expression::Override(h) => mark(m, &mut used, &mut globals, h),
+                naga::Expression::Binary { left, right, .. } => globals.extend([left, right]),
+                naga::Expression::Unary { expr, .. } | naga::Expression::As { expr, .. } => {
+                    globals.push(expr);
+                }
+                naga::Expression::Splat { value, .. } => globals.push(value),
+                naga::Expression::Select {
+                    condition,
+                    accept,
+                    reject,
+                } => globals.extend([condition, accept, reject]),
+                naga::Expression::Compose { ref components, .. } => {
+                    globals.extend(components.iter().copied());
+                }
+                naga::Expression::Math {
+                    arg,
+                    arg1,
+                    arg2,
+                    arg3,
+                    ..
+                } => globals.extend([Some(arg), arg1, arg2, arg3].into_iter().flatten()),
+                _ => {}
+            }
+        }
+        used
+    }
+
     /// `VGPU-CONSTANT-UNKNOWN` for `key`.
     fn unknown_constant(&self, label: &str, key: &str) -> ShaderError {
         ShaderError::ConstantUnknown {
             label: label.to_owned(),
             shader: self.label.to_string(),
             key: key.to_owned(),
-            hint: did_you_mean(key, self.overrides.iter().map(|o| o.name.as_str()))
-                .map(|_| String::new())
-                .unwrap_or_default(),
+            hint: did_you_mean(key, self.overrides.iter().map(|o| o.name.as_str())),
             available: self.overrides.iter().map(ToString::to_string).collect(),
         }
     }
@@ -200,6 +298,53 @@ impl Shader {
             }
             naga::Expression::As { expr, .. } => self.eval_override_expr(expr, values, depth + 1),
             _ => const_value(m, expr, 0),
+        }
+    }
+}
+
+/// Marks override `h` used, and queues its initializer (it may name other overrides).
+fn mark(
+    m: &naga::Module,
+    used: &mut [bool],
+    globals: &mut Vec<naga::Handle<naga::Expression>>,
+    h: naga::Handle<naga::Override>,
+) {
+    if let Some(u) = used.get_mut(h.index()) {
+        if !*u {
+            *u = true;
+            globals.extend(m.overrides[h].init);
+        }
+    }
+}
+
+/// Deepest block nesting [`calls_in`] walks (deeper blocks are naga's to refuse).
+const MAX_BLOCK_DEPTH: u32 = 256;
+
+/// The functions `block` calls (`Statement::Call`), nested blocks included.
+fn calls_in(block: &naga::Block, out: &mut Vec<naga::Handle<naga::Function>>, depth: u32) {
+    if depth > MAX_BLOCK_DEPTH {
+        return;
+    }
+    for s in block.iter() {
+        match s {
+            naga::Statement::Call { function, .. } => out.push(*function),
+            naga::Statement::Block(b) => calls_in(b, out, depth + 1),
+            naga::Statement::If { accept, reject, .. } => {
+                calls_in(accept, out, depth + 1);
+                calls_in(reject, out, depth + 1);
+            }
+            naga::Statement::Switch { cases, .. } => {
+                for c in cases {
+                    calls_in(&c.body, out, depth + 1);
+                }
+            }
+            naga::Statement::Loop {
+                body, continuing, ..
+            } => {
+                calls_in(body, out, depth + 1);
+                calls_in(continuing, out, depth + 1);
+            }
+            _ => {}
         }
     }
 }
@@ -331,6 +476,38 @@ mod tests {
             msg.contains("`count`") && msg.contains("\"draw x\"") && msg.contains("\"7\""),
             "{msg}"
         );
+    }
+
+    #[test]
+    fn only_overrides_the_entry_points_use_must_be_given() {
+        let s = Shader::new(
+            "two.wgsl",
+            "override a: u32;
+             override b: u32;
+             override c: u32;
+             override d = c * 2u;
+             fn helper() { _ = b; }
+             @compute @workgroup_size(1) fn first() { _ = a; }
+             @compute @workgroup_size(1) fn second() { helper(); }
+             @compute @workgroup_size(1) fn third() { _ = d; }",
+        )
+        .unwrap();
+        let missing = |eps: &[&str], given: &[(&str, f64)]| {
+            s.pipeline_constants_for("k", eps, &super::tests::given(given))
+                .err()
+                .map(|e| e.to_string())
+        };
+        assert_eq!(missing(&["first"], &[("a", 1.0)]), None);
+        assert!(missing(&["first"], &[]).unwrap().contains("`a`"));
+        assert_eq!(missing(&["second"], &[("b", 1.0)]), None);
+        assert!(missing(&["second"], &[("a", 1.0)]).unwrap().contains("`b`"));
+        assert_eq!(missing(&["third"], &[("c", 1.0)]), None);
+        assert!(missing(&["third"], &[]).unwrap().contains("`c`"));
+        // Module-wide, every used one is needed.
+        let e = s
+            .check_constants("k", &given(&[("a", 1.0), ("b", 1.0)]))
+            .unwrap_err();
+        assert_eq!(e.code(), "VGPU-CONSTANT-MISSING");
     }
 
     #[test]

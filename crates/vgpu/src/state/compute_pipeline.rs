@@ -13,7 +13,10 @@ use crate::error::Result;
 /// `vgpu_core::Shader::pipeline_constants`: wgpu's keys in declaration order, each value's
 /// bits (so that the set hashes). Empty (the default) when none is given; cheap to clone.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
-pub(crate) struct ConstantSet(Option<Arc<[(Box<str>, u64)]>>);
+pub(crate) struct ConstantSet(Option<Arc<[Constant]>>);
+
+/// One constant of a [`ConstantSet`]: wgpu's key and the value's bits.
+type Constant = (Box<str>, u64);
 
 impl ConstantSet {
     /// The set of `pairs` (already checked and normalized, see the type's docs).
@@ -50,7 +53,7 @@ pub(crate) struct ComputeInfo {
 
 impl ComputeInfo {
     /// A compute with `constants` and no pipeline made yet.
-    pub(crate) fn new(constants: ConstantSet) -> Self {
+    pub(crate) fn with_constants(constants: ConstantSet) -> Self {
         ComputeInfo {
             pipeline: None,
             constants,
@@ -86,7 +89,7 @@ impl State {
             Some(e) => e.clone(),
             None => {
                 let module = program.shader.module(&self.ctx)?;
-                let empty = ConstantSet::default(); let constants = empty.for_wgpu();
+                let constants = cache_key.1.for_wgpu();
                 let p = self
                     .ctx
                     .create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
