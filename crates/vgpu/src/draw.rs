@@ -263,31 +263,7 @@ impl Gpu {
         };
         let program = self.with_state(|st| st.program(&shader.inner, stages))?;
         check_vertex_layout(&desc, &program)?;
-        let state_key = RenderStateKey {
-            topology: desc.topology,
-            strip_index_format: match desc.topology {
-                wgpu::PrimitiveTopology::LineStrip | wgpu::PrimitiveTopology::TriangleStrip => {
-                    desc.index_buffer.as_ref().map(|i| i.format)
-                }
-                _ => None,
-            },
-            cull_mode: desc.cull_mode,
-            front_face: desc.front_face,
-            blend: desc.blend,
-            write_mask: desc.write_mask,
-            colors: desc.colors.clone(),
-            depth: desc.depth,
-            stencil: desc.stencil.clone(),
-            unclipped_depth: desc.unclipped_depth,
-            multisample_mask: desc.multisample_mask,
-            alpha_to_coverage: desc.alpha_to_coverage,
-            constants: constant_key(constants),
-            vertex_layouts: desc
-                .vertex_buffers
-                .iter()
-                .map(|v| (v.stride, v.step_mode, v.attributes.clone()))
-                .collect(),
-        };
+        let state_key = render_state_key(&desc, constants);
         // One shared key per distinct render state (draws of a scene share a few).
         let state_key = self.with_state(|st| st.intern_render_state(state_key));
         let counts = (
@@ -323,6 +299,35 @@ impl Gpu {
             gpu_id: self.id(),
             inner: handle,
         })
+    }
+}
+
+/// The pipeline state of `desc`, with its checked `constants`.
+fn render_state_key(desc: &DrawDesc, constants: Vec<(String, f64)>) -> RenderStateKey {
+    RenderStateKey {
+        topology: desc.topology,
+        strip_index_format: match desc.topology {
+            wgpu::PrimitiveTopology::LineStrip | wgpu::PrimitiveTopology::TriangleStrip => {
+                desc.index_buffer.as_ref().map(|i| i.format)
+            }
+            _ => None,
+        },
+        cull_mode: desc.cull_mode,
+        front_face: desc.front_face,
+        blend: desc.blend,
+        write_mask: desc.write_mask,
+        colors: desc.colors.clone(),
+        depth: desc.depth,
+        stencil: desc.stencil.clone(),
+        unclipped_depth: desc.unclipped_depth,
+        multisample_mask: desc.multisample_mask,
+        alpha_to_coverage: desc.alpha_to_coverage,
+        constants: constant_key(constants),
+        vertex_layouts: desc
+            .vertex_buffers
+            .iter()
+            .map(|v| (v.stride, v.step_mode, v.attributes.clone()))
+            .collect(),
     }
 }
 

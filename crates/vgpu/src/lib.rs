@@ -118,6 +118,7 @@ mod state;
 mod surface;
 mod target;
 mod target_desc;
+mod target_signature;
 mod texture;
 #[cfg(not(target_arch = "wasm32"))]
 mod thread_safety;
@@ -133,9 +134,8 @@ pub use buffer::{Buffer, BufferDesc};
 pub use bundle::{Bundle, BundleRecorder};
 pub use compute::{Compute, ComputeDesc};
 pub use compute_pass::ComputePass;
-pub use descriptors::{
-    ColorFormats, ColorTarget, DepthState, DrawRange, MAX_COLOR_ATTACHMENTS, SamplerDesc, TargetSignature,
-};
+pub use descriptors::{ColorTarget, DepthState, DrawRange, SamplerDesc};
+pub use target_signature::{ColorFormats, MAX_COLOR_ATTACHMENTS, TargetSignature};
 pub use draw::{Draw, DrawDesc, IndexBuffer, VertexBuffer};
 pub use effect::{Effect, EffectOptions, FULLSCREEN_VERTEX};
 pub use error::{

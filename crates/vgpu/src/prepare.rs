@@ -12,65 +12,20 @@
 //!
 //! [`FrameReport::pipelines_created_by`]: crate::FrameReport::pipelines_created_by
 //! [`Advice::PipelinesCreatedInFrames`]: crate::Advice::PipelinesCreatedInFrames
+//! [`Draw::prepare`]: crate::Draw::prepare
+//! [`Compute::prepare`]: crate::Compute::prepare
+
+mod compute;
+mod draw;
 
 use std::future::Future;
 use std::pin::Pin;
 use std::task::{Context, Poll};
 
-use crate::compute::Compute;
 use crate::descriptors::TargetSignature;
 use crate::draw::Draw;
 use crate::error::{Result, foreign_gpu};
 use crate::gpu::Gpu;
-
-impl Draw {
-    /// Creates the draw's render pipeline for targets of `signature` now (a
-    /// [`Target::signature`](crate::Target::signature) or
-    /// [`Surface::signature`](crate::Surface::signature)), so the first frame that draws it into
-    /// such a target creates no pipeline. Preparing again, or a pipeline another draw with the
-    /// same shader and render state already has, creates nothing. Works the same for an
-    /// [`Effect`](crate::Effect) (it derefs to `Draw`).
-    ///
-    /// Errors are those of the draw's first record into such a target (typed, naming the draw):
-    /// e.g. a fragment stage without an output for the signature's color attachment. Nothing is
-    /// cached then.
-    ///
-    /// ```
-    /// let gpu = vgpu::Gpu::noop();
-    /// let target = gpu.target(8, 8)?;
-    /// let fx = gpu.effect("red", "@fragment fn fs_main() -> @location(0) vec4f { return vec4f(1.0, 0.0, 0.0, 1.0); }")?;
-    /// fx.prepare(target.signature())?;
-    /// let report = gpu.frame(|f| f.pass(&target, |p| p.draw(&fx)))?;
-    /// assert_eq!(report.stats.pipelines_created, 0);
-    /// # Ok::<(), vgpu::Error>(())
-    /// ```
-    pub fn prepare(&self, signature: TargetSignature) -> Result<()> {
-        let key = self.inner.key;
-        self.inner
-            .with_state(|st| st.prepare_render(key, signature))
-    }
-}
-
-impl Compute {
-    /// Creates the compute's pipeline now, so the first dispatch creates none. Preparing again,
-    /// or a pipeline another compute of the same shader and entry point already has, creates
-    /// nothing.
-    ///
-    /// ```
-    /// let gpu = vgpu::Gpu::noop();
-    /// let shader = gpu.shader("k", "@compute @workgroup_size(1) fn cs_main() {}")?;
-    /// let k = gpu.compute(&shader, Default::default())?;
-    /// k.prepare()?;
-    /// let report = gpu.frame(|f| f.compute_pass(|c| c.dispatch(&k, 1, 1, 1)))?;
-    /// assert_eq!(report.stats.pipelines_created, 0);
-    /// # Ok::<(), vgpu::Error>(())
-    /// ```
-    pub fn prepare(&self) -> Result<()> {
-        let key = self.inner.key;
-        self.inner
-            .with_state(|st| st.compute_pipeline(key).map(|_| ()))
-    }
-}
 
 impl Gpu {
     /// [`Draw::prepare`] for each of `draws` (draws or effects of this `Gpu`) and targets of

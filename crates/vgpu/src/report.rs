@@ -36,11 +36,11 @@ pub struct FrameReport {
     /// frame, when any did (`stats.bind_groups_created` counts them). In a steady frame a
     /// created group is usually a binding that changes every frame (see [`crate::Advice`]).
     pub bind_group_creator: Option<String>,
-    /// The labels of the draws whose render pipelines were created while this frame was
+    /// The labels of the draws and computes whose pipelines were created while this frame was
     /// recorded, in creation order (empty, and allocated nothing, when none were). A pipeline
     /// created inside a frame compiles its shaders there (a hitch): create it ahead with
-    /// [`Draw::prepare`](crate::Draw::prepare) or [`Gpu::prepare`](crate::Gpu::prepare).
-    /// Compute pipelines are counted in `stats.pipelines_created` but not named here.
+    /// [`Draw::prepare`](crate::Draw::prepare), [`Gpu::prepare`](crate::Gpu::prepare) or
+    /// [`Compute::prepare`](crate::Compute::prepare). Computes are named too.
     pub pipelines_created_by: Vec<Label>,
 }
 

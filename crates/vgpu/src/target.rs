@@ -127,7 +127,7 @@ impl Gpu {
             )?),
             None => None,
         };
-        let color_formats = ColorFormats::new(&desc.colors).unwrap_or(ColorFormats::NONE);
+        let color_formats = ColorFormats::from_slice(&desc.colors).unwrap_or(ColorFormats::NONE);
         Ok(Target {
             inner: Arc::new(TargetRecord {
                 label: desc.label.clone(),

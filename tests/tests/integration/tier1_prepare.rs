@@ -18,7 +18,7 @@ fn preparing_a_draw_without_a_color_output_for_a_color_target_fails_and_caches_n
         .prepare(target.signature())
         .expect_err("no @location(0) output");
     let msg = e.to_string();
-    assert!(e.code().starts_with("VGPU-"), "{msg}");
+    assert_eq!(e.code(), "VGPU-DRAW-COLOR-OUTPUT", "{msg}");
     assert!(msg.contains("\"mute\""), "the error names the draw: {msg}");
     assert!(msg.contains("@location(0)"), "{msg}");
     assert_eq!((gpu.stats() - before).pipelines_created, 0);
@@ -183,4 +183,57 @@ fn the_pipeline_advice_text_names_each_draw_once() {
          gpu.prepare(draws, signature), compute.prepare())"
     );
     assert_eq!(Advisor::WARMUP_FRAMES, 2);
+}
+
+/// A compute whose pipeline is created inside a frame is named in the frame's report; after
+/// `Compute::prepare` a frame names nothing.
+#[test]
+fn a_frame_names_computes_whose_pipelines_it_created() {
+    let gpu = Gpu::noop();
+    let shader = gpu
+        .shader(
+            "fill",
+            "@group(0) @binding(0) var<storage, read_write> out: array<u32>;
+             @compute @workgroup_size(1) fn cs_main() { out[0] = 1u; }",
+        )
+        .expect("shader");
+    let buffer = gpu
+        .buffer(&vgpu::BufferDesc {
+            label: "out".into(),
+            size: 16,
+            usage: vgpu::wgpu::BufferUsages::STORAGE,
+        })
+        .expect("buffer");
+    let make = |label: &str| {
+        let c = gpu
+            .compute(
+                &shader,
+                vgpu::ComputeDesc {
+                    label: label.into(),
+                    ..Default::default()
+                },
+            )
+            .expect("compute");
+        c.set("out", &buffer).expect("set");
+        c
+    };
+    let late = make("late kernel");
+    let report = gpu
+        .frame(|f| f.compute_pass(|p| p.dispatch(&late, 1, 1, 1)))
+        .expect("frame");
+    let named: Vec<&str> = report.pipelines_created_by.iter().map(|l| &**l).collect();
+    assert_eq!(named, ["late kernel"]);
+
+    let prepared = make("prepared kernel");
+    // The same shader with the same constants shares the cached pipeline: prepare finds it.
+    prepared.prepare().expect("prepare");
+    let report = gpu
+        .frame(|f| f.compute_pass(|p| p.dispatch(&prepared, 1, 1, 1)))
+        .expect("frame");
+    assert!(
+        report.pipelines_created_by.is_empty(),
+        "{:?}",
+        report.pipelines_created_by
+    );
+    assert_eq!(report.stats.pipelines_created, 0);
 }

@@ -67,12 +67,27 @@ fn preparing_twice_or_a_draw_of_the_same_shader_creates_one_pipeline() {
     };
     let target = gpu.target(8, 8).unwrap();
     let effect = gpu.effect("fx", GREEN).unwrap();
-    let twin = effect.clone();
+    let clone = effect.clone();
+    // Another draw of the same shader and render state shares the cached pipeline.
+    let shader = gpu
+        .shader("green", &format!("{GREEN}\n{}", vgpu_tests::FULLSCREEN_VS))
+        .unwrap();
+    let desc = || vgpu::DrawDesc {
+        label: "green twin".into(),
+        ..Default::default()
+    };
+    let (one, two) = (
+        gpu.draw(&shader, desc()).unwrap(),
+        gpu.draw(&shader, desc()).unwrap(),
+    );
     let before = gpu.stats();
     gpu.prepare([&effect], target.signature()).unwrap();
     effect.prepare(target.signature()).unwrap();
-    gpu.prepare([&twin, &effect], target.signature()).unwrap();
-    assert_eq!(created_since(&gpu, before), 1);
+    gpu.prepare([&clone, &effect], target.signature()).unwrap();
+    assert_eq!(created_since(&gpu, before), 1, "an effect and its clone");
+    one.prepare(target.signature()).unwrap();
+    gpu.prepare([&two, &one], target.signature()).unwrap();
+    assert_eq!(created_since(&gpu, before), 2, "two draws of one shader");
     // A target of another signature is another pipeline, made without a frame too.
     let other = gpu
         .target_with(&vgpu::TargetDesc {
@@ -81,11 +96,14 @@ fn preparing_twice_or_a_draw_of_the_same_shader_creates_one_pipeline() {
         })
         .unwrap();
     pollster::block_on(gpu.prepare_async([&effect], other.signature())).unwrap();
-    assert_eq!(created_since(&gpu, before), 2);
+    assert_eq!(created_since(&gpu, before), 3);
     let report = gpu
         .frame(|f| {
-            f.pass(&target, |p| p.draw(&effect))?;
-            f.pass(&other, |p| p.draw(&effect))
+            f.pass(&other, |p| p.draw(&effect))?;
+            f.pass(&target, |p| {
+                p.draw(&two)?;
+                p.draw(&effect)
+            })
         })
         .unwrap();
     assert_eq!(report.stats.pipelines_created, 0);

@@ -81,6 +81,7 @@ impl State {
             return Ok(Some(m.clone()));
         }
         let program = op.program.clone();
+        let op_label = op.label.clone();
         let Stages::Compute { cs } = &program.stages else {
             return Ok(None);
         };
@@ -104,6 +105,10 @@ impl State {
                         cache: None,
                     })?;
                 let e = (self.next_id(), p);
+                let created = self.ctx.stats().pipelines_created.get();
+                self.render_pipelines
+                    .created_by
+                    .push((op_label.clone(), created));
                 self.compute_pipelines.insert(cache_key, e.clone());
                 e
             }

@@ -27,7 +27,8 @@ pub(crate) struct RenderPipelines {
     ids: AHashMap<PipelineKey, u32>,
     /// The pipelines, by id − 1.
     table: Vec<wgpu::RenderPipeline>,
-    /// The labels of the draws whose pipelines were created, each with the device's pipeline
+    /// The labels of the draws and computes whose pipelines were created (compute ones by
+    /// `compute_pipeline.rs`), each with the device's pipeline
     /// counter just after, until a frame's submit takes them (`State::take_pipelines_created_by`).
     pub(crate) created_by: Vec<(vgpu_core::Label, u64)>,
 }
