@@ -4,7 +4,7 @@
 
 use std::ops::Deref;
 
-use crate::descriptors::ColorTarget;
+use crate::descriptors::{ColorTarget, DepthState};
 use crate::draw::{Draw, DrawDesc};
 use crate::error::Result;
 use crate::gpu::Gpu;
@@ -56,6 +56,11 @@ pub struct EffectOptions {
     pub write_mask: wgpu::ColorWrites,
     /// Blend and write mask per color attachment, attachment 0 first.
     pub colors: Vec<ColorTarget>,
+    /// Depth testing, against a target with depth (default: `Less`, writes on, as for draws;
+    /// an effect drawn at depth 0 passes a cleared depth of 1).
+    pub depth: DepthState,
+    /// Stencil testing and writing (e.g. light only the pixels a light volume marked).
+    pub stencil: wgpu::StencilState,
     /// WGSL `override` constants by name (or `@id` as text).
     pub constants: Vec<(String, f64)>,
 }
@@ -66,6 +71,8 @@ impl Default for EffectOptions {
             blend: None,
             write_mask: wgpu::ColorWrites::ALL,
             colors: Vec::new(),
+            depth: DepthState::default(),
+            stencil: wgpu::StencilState::default(),
             constants: Vec::new(),
         }
     }
@@ -125,6 +132,8 @@ impl Gpu {
                 blend: options.blend,
                 write_mask: options.write_mask,
                 colors: options.colors,
+                depth: options.depth,
+                stencil: options.stencil,
                 constants: options.constants,
                 ..Default::default()
             },

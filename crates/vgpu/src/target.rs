@@ -231,7 +231,9 @@ impl Gpu {
     /// owning their textures: format, size and sample count are those of the view's texture
     /// (a multisampled color view is drawn into without a resolve). The views must have
     /// `RENDER_ATTACHMENT` usage and the same size; read-back works when the color texture has
-    /// `COPY_SRC`.
+    /// `COPY_SRC`. vgpu's own views work too: `target_for_view("lit", image.color_view()?,
+    /// gbuffer.depth_view())` draws into one target's color with another's depth-stencil (the
+    /// `deferred` example's lighting passes).
     pub fn target_for_view(
         &self,
         label: &str,

@@ -201,7 +201,7 @@ fn a_frame_names_computes_whose_pipelines_it_created() {
         .buffer(&vgpu::BufferDesc {
             label: "out".into(),
             size: 16,
-            usage: vgpu::wgpu::BufferUsages::STORAGE,
+            usage: wgpu::BufferUsages::STORAGE,
         })
         .expect("buffer");
     let make = |label: &str| {

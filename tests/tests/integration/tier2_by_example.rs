@@ -255,6 +255,32 @@ fn s09_bundle_replays_see_the_latest_value() {
     }
 }
 
+/// §10: the caller's bind group for the claimed group, with a dynamic offset per recorded draw:
+/// the left half shows the buffer's first color, the right half its second (upstream: red >
+/// 180); vgpu created no bind group and uploaded nothing, and refused a set into the group.
+#[test]
+fn s10_claimed_group_takes_the_callers_bind_group_and_offsets() {
+    let run = run_example("by_example_s10_group_claim", &[]);
+    assert_eq!(
+        run.line("set after the claim: "),
+        "set after the claim: VGPU-GROUP-CLAIMED"
+    );
+    let frame = counters(&run, "frame 1: ");
+    assert_eq!(frame["draws"], 2);
+    assert_eq!(frame["bind groups created"], 0, "the caller's group");
+    assert_eq!(frame["bytes uploaded"], 0, "the caller's buffer");
+    assert_eq!(frame["set_bind_group calls"], 2, "one per offset");
+    if run.noop() {
+        assert_nothing_written_on_noop(&run);
+        return;
+    }
+    let [left, right] =
+        [[0.9, 0.2, 0.1], [0.1, 0.3, 0.9]].map(|[r, g, b]| [unorm(r), unorm(g), unorm(b), 255]);
+    assert_png(&run, "by_example_s10_group_claim.png", 8, 1, |x, _| {
+        if x < 4 { left } else { right }
+    });
+}
+
 /// The particles of §11 (duplicated from the example).
 const PARTICLES: [[f32; 4]; 2] = [[1.0, 2.0, 3.0, 4.0], [-1.0, 10.0, 0.5, 1.0]];
 
