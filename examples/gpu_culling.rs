@@ -16,15 +16,15 @@
 use vgpu::{BufferDesc, ComputeDesc, DrawDesc, Gpu, PassDesc, value};
 
 /// Squares per row and per column.
-pub const GRID: u32 = 64;
+const GRID: u32 = 64;
 /// Instances (one per grid cell).
-pub const INSTANCES: u32 = GRID * GRID;
+const INSTANCES: u32 = GRID * GRID;
 /// Pixels per cell side.
-pub const CELL: u32 = 8;
+const CELL: u32 = 8;
 /// Side of each square in pixels (centered in its cell: a 2-pixel gap between squares).
 const SQUARE: u32 = 6;
 /// Target width and height in pixels.
-pub const SIZE: u32 = GRID * CELL;
+const SIZE: u32 = GRID * CELL;
 /// Workgroup size of the culling pass.
 const WORKGROUP: u32 = 64;
 /// Clear color; every square has blue 200, so a lit cell is one whose blue is not 0.
@@ -94,7 +94,8 @@ fn cs_main(@builtin(global_invocation_id) id: vec3u) {
 const DRAW: &str = "
 @group(0) @binding(0) var<storage, read> centers: array<vec2f>;
 @group(0) @binding(1) var<storage, read> survivors: array<u32>;
-@group(0) @binding(2) var<uniform> half_size: f32;
+struct Params { half_size: f32 }
+@group(0) @binding(2) var<uniform> params: Params;
 
 struct VsOut {
     @builtin(position) position: vec4f,
@@ -109,7 +110,7 @@ fn vs_main(@builtin(vertex_index) v: u32, @builtin(instance_index) k: u32) -> Vs
     );
     let i = survivors[k];
     var out: VsOut;
-    out.position = vec4f(centers[i] + corners[v] * half_size, 0.0, 1.0);
+    out.position = vec4f(centers[i] + corners[v] * params.half_size, 0.0, 1.0);
     let g = f32(i % 64u) / 63.0;
     out.color = vec4f(g, 1.0 - g, 200.0 / 255.0, 1.0);
     return out;
@@ -186,7 +187,7 @@ fn run() -> Result<(), Box<dyn std::error::Error>> {
     draw.set("centers", &centers)?;
     draw.set("survivors", &survivors)?;
     let half_size = SQUARE as f32 / SIZE as f32;
-    draw.set("half_size", value! { half_size: half_size })?;
+    draw.set("params", value! { half_size: half_size })?;
 
     let target = gpu.target(SIZE, SIZE)?;
     for (frame, camera) in CAMERAS.iter().enumerate() {
@@ -204,12 +205,25 @@ fn run() -> Result<(), Box<dyn std::error::Error>> {
                 |p| p.draw_indirect(&draw, &args, 0),
             )
         })?;
-        println!("{}", vgpu_examples::counter_line(&format!("frame {frame}"), &report.stats));
-        let cpu = (0..INSTANCES).filter(|&i| visible(center(i), camera)).count();
+        println!(
+            "{}",
+            vgpu_examples::counter_line(&format!("frame {frame}"), &report.stats)
+        );
+        let (c, h) = (camera.center, camera.half_extent);
+        println!(
+            "frame {frame} camera: center {} {}, half extent {} {}",
+            c[0], c[1], h[0], h[1]
+        );
+        let cpu = (0..INSTANCES)
+            .filter(|&i| visible(center(i), camera))
+            .count();
         println!("frame {frame} cpu visible: {cpu} of {INSTANCES}");
         if !gpu.is_noop() {
             let words: Vec<u32> = bytemuck::pod_collect_to_vec(&args.read_blocking()?);
-            println!("frame {frame} gpu instance count: {}", words[1]);
+            let count = words
+                .get(1)
+                .ok_or("the arguments read back are too short")?;
+            println!("frame {frame} gpu instance count: {count}");
         }
     }
 

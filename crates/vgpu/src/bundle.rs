@@ -14,8 +14,8 @@ use std::sync::Arc;
 
 use vgpu_uniforms::OwnerKey;
 
-use crate::descriptors::{DrawRange, GpuId, TargetSignature};
 use crate::buffer::Buffer;
+use crate::descriptors::{DrawRange, GpuId, TargetSignature};
 use crate::draw::Draw;
 use crate::error::{FrameError, Result, foreign_gpu};
 use crate::gpu::Gpu;
@@ -158,8 +158,13 @@ impl Gpu {
         record: impl FnOnce(&mut BundleRecorder<'_>) -> Result<()>,
     ) -> Result<Bundle> {
         self.ctx.check_device("Gpu::bundle")?;
-        let color_formats: smallvec::SmallVec<[Option<wgpu::TextureFormat>; 1]> =
-            signature.colors.as_slice().iter().copied().map(Some).collect();
+        let color_formats: smallvec::SmallVec<[Option<wgpu::TextureFormat>; 1]> = signature
+            .colors
+            .as_slice()
+            .iter()
+            .copied()
+            .map(Some)
+            .collect();
         let mut rec = BundleRecorder {
             gpu: self,
             cmds: Vec::new(),

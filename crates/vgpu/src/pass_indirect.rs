@@ -10,6 +10,8 @@
 //! buffers are recorded as [`Pass::draw`] records them (the full path); the draw's fast record,
 //! used by its later plain draws, keeps its own counts.
 
+use std::sync::Arc;
+
 use crate::buffer::Buffer;
 use crate::descriptors::GpuId;
 use crate::draw::Draw;
@@ -57,6 +59,7 @@ impl Pass<'_> {
     /// use vgpu::wgpu::BufferUsages;
     /// let gpu = vgpu::Gpu::noop();
     /// let shader = gpu.shader(
+    ///     "quad",
     ///     "@vertex fn vs_main(@builtin(vertex_index) i: u32) -> @builtin(position) vec4f {
     ///          return vec4f(f32(i & 1u), f32(i >> 1u), 0.0, 1.0);
     ///      }
@@ -127,11 +130,12 @@ impl Pass<'_> {
             return Err(foreign_gpu("draw", &draw.label(), "recording the pass"));
         }
         let key = draw.inner.key;
-        let indexed = {
+        // Not while the state is borrowed: an error names the draw, whose label is in it.
+        let (ctx, indexed) = {
             let st = self.held.borrow_mut();
-            check_features(&st.ctx, draw, count_buffer.is_some())?;
-            st.draw_is_indexed(key)
+            (Arc::clone(&st.ctx), st.draw_is_indexed(key))
         };
+        check_features(&ctx, draw, count_buffer.is_some())?;
         let needed = args_size(indexed).saturating_mul(u64::from(count));
         check_indirect_buffer(self.gpu_id, draw, args, ARGUMENTS, offset, needed)?;
         if let Some((cb, co)) = count_buffer {
@@ -184,7 +188,11 @@ impl Pass<'_> {
 
 /// Indirect execution (a downlevel flag: every WebGPU device has it) and, for a count buffer,
 /// `MULTI_DRAW_INDIRECT_COUNT`.
-pub(crate) fn check_features(ctx: &vgpu_core::GpuContext, draw: &Draw, with_count: bool) -> Result<()> {
+pub(crate) fn check_features(
+    ctx: &vgpu_core::GpuContext,
+    draw: &Draw,
+    with_count: bool,
+) -> Result<()> {
     let missing = |what, feature| PipelineError::FeatureMissing {
         label: draw.label().to_string(),
         what,
@@ -249,7 +257,10 @@ pub(crate) fn check_indirect_buffer(
         }
         .into());
     }
-    if offset.checked_add(needed).is_none_or(|end| end > buffer.size()) {
+    if offset
+        .checked_add(needed)
+        .is_none_or(|end| end > buffer.size())
+    {
         return Err(IndirectError::Range {
             draw: label(),
             buffer: name(),

@@ -5,7 +5,7 @@
 
 #![allow(clippy::unwrap_used, reason = "an unwrap in a test is an assertion")]
 
-use vgpu::{BackendChoice, BufferDesc, Gpu, GpuOptions, IndexBuffer, Pass};
+use vgpu::{BufferDesc, Gpu, IndexBuffer, Pass};
 
 const SHADER: &str = "
 @vertex fn vs_main(@builtin(vertex_index) i: u32) -> @builtin(position) vec4f {
@@ -52,20 +52,42 @@ fn buffer(gpu: &Gpu, label: &str, size: u64, usage: wgpu::BufferUsages) -> vgpu:
     .unwrap()
 }
 
-/// A noop `Gpu` with `MULTI_DRAW_INDIRECT_COUNT` (the noop adapter has every feature).
+/// A noop `Gpu` with `MULTI_DRAW_INDIRECT_COUNT` (the noop adapter has every feature; vgpu's
+/// own noop device requests none of the optional ones), built from wgpu objects. Without
+/// wgpu's indirect-call validation, whose limits check the noop adapter fails.
 fn gpu_with_count() -> Gpu {
-    Gpu::new(&GpuOptions {
-        backend: BackendChoice::Noop,
+    let instance = wgpu::Instance::new(wgpu::InstanceDescriptor {
+        backends: wgpu::Backends::NOOP,
+        backend_options: wgpu::BackendOptions {
+            noop: wgpu::NoopBackendOptions::enabled(),
+            ..Default::default()
+        },
+        flags: wgpu::InstanceFlags::default()
+            .difference(wgpu::InstanceFlags::VALIDATION_INDIRECT_CALL),
+        ..wgpu::InstanceDescriptor::new_without_display_handle()
+    });
+    let adapter =
+        pollster::block_on(instance.request_adapter(&wgpu::RequestAdapterOptions::default()))
+            .unwrap();
+    let (device, queue) = pollster::block_on(adapter.request_device(&wgpu::DeviceDescriptor {
         required_features: wgpu::Features::MULTI_DRAW_INDIRECT_COUNT,
         ..Default::default()
-    })
-    .unwrap()
+    }))
+    .unwrap();
+    Gpu::from_context(vgpu_core::GpuContext::with_instance(
+        instance, adapter, device, queue,
+    ))
 }
 
 /// Runs `call` in a pass of a frame and asserts it failed with `code` (its message naming each
 /// of `names`), and that the frame recorded nothing and wgpu saw nothing wrong.
 #[track_caller]
-fn refused(gpu: &Gpu, code: &str, names: &[&str], call: impl FnOnce(&mut Pass<'_>) -> vgpu::Result<()>) {
+fn refused(
+    gpu: &Gpu,
+    code: &str,
+    names: &[&str],
+    call: impl FnOnce(&mut Pass<'_>) -> vgpu::Result<()>,
+) {
     let target = gpu.target(4, 4).unwrap();
     let mut result = None;
     let report = gpu
@@ -82,8 +104,14 @@ fn refused(gpu: &Gpu, code: &str, names: &[&str], call: impl FnOnce(&mut Pass<'_
     for name in names {
         assert!(message.contains(name), "{message:?} does not name {name:?}");
     }
-    assert_eq!(report.stats.operations_recorded, 0, "{code}: nothing recorded");
-    assert_eq!(report.stats.set_pipeline_calls, 0, "{code}: no pipeline set");
+    assert_eq!(
+        report.stats.operations_recorded, 0,
+        "{code}: nothing recorded"
+    );
+    assert_eq!(
+        report.stats.set_pipeline_calls, 0,
+        "{code}: no pipeline set"
+    );
     let errors = gpu.take_uncaptured_errors();
     assert!(errors.is_empty(), "uncaptured wgpu errors: {errors:?}");
 }
@@ -97,16 +125,25 @@ fn argument_buffers_are_checked() {
     let gpu = Gpu::noop();
     let d = draw(&gpu, "the draw");
     let plain = buffer(&gpu, "no indirect", 64, wgpu::BufferUsages::STORAGE);
-    refused(&gpu, "VGPU-INDIRECT-USAGE", &["the draw", "no indirect", "INDIRECT"], |p| {
-        p.draw_indirect(&d, &plain, 0)
-    });
+    refused(
+        &gpu,
+        "VGPU-INDIRECT-USAGE",
+        &["the draw", "no indirect", "INDIRECT"],
+        |p| p.draw_indirect(&d, &plain, 0),
+    );
     let args = buffer(&gpu, "args", 32, INDIRECT);
-    refused(&gpu, "VGPU-INDIRECT-ALIGNMENT", &["the draw", "args", "offset 2"], |p| {
-        p.draw_indirect(&d, &args, 2)
-    });
-    refused(&gpu, "VGPU-INDIRECT-RANGE", &["the draw", "args", "offset 20", "16", "32"], |p| {
-        p.draw_indirect(&d, &args, 20)
-    });
+    refused(
+        &gpu,
+        "VGPU-INDIRECT-ALIGNMENT",
+        &["the draw", "args", "offset 2"],
+        |p| p.draw_indirect(&d, &args, 2),
+    );
+    refused(
+        &gpu,
+        "VGPU-INDIRECT-RANGE",
+        &["the draw", "args", "offset 20", "16", "32"],
+        |p| p.draw_indirect(&d, &args, 20),
+    );
     refused(&gpu, "VGPU-INDIRECT-RANGE", &["offset 0 + 48"], |p| {
         p.multi_draw_indirect(&d, &args, 0, 3)
     });
@@ -121,9 +158,12 @@ fn argument_buffers_are_checked() {
     });
     let gone = buffer(&gpu, "gone", 32, INDIRECT);
     gone.destroy();
-    refused(&gpu, "VGPU-INDIRECT-DESTROYED", &["the draw", "gone"], |p| {
-        p.draw_indirect(&d, &gone, 0)
-    });
+    refused(
+        &gpu,
+        "VGPU-INDIRECT-DESTROYED",
+        &["the draw", "gone"],
+        |p| p.draw_indirect(&d, &gone, 0),
+    );
     // The edges that are allowed: the last struct ending at the buffer's end, count 0.
     let target = gpu.target(4, 4).unwrap();
     let report = gpu
@@ -147,32 +187,50 @@ fn count_buffers_and_the_feature_are_checked() {
     let d = draw(&gpu, "the draw");
     let args = buffer(&gpu, "args", 32, INDIRECT);
     let count = buffer(&gpu, "count", 8, INDIRECT);
-    refused(&gpu, "VGPU-FEATURE-MISSING", &["the draw", "MULTI_DRAW_INDIRECT_COUNT"], |p| {
-        p.multi_draw_indirect_count(&d, &args, 0, &count, 0, 2)
-    });
+    refused(
+        &gpu,
+        "VGPU-FEATURE-MISSING",
+        &["the draw", "MULTI_DRAW_INDIRECT_COUNT"],
+        |p| p.multi_draw_indirect_count(&d, &args, 0, &count, 0, 2),
+    );
 
     let gpu = gpu_with_count();
     let d = draw(&gpu, "the draw");
     let args = buffer(&gpu, "args", 32, INDIRECT);
     let count = buffer(&gpu, "count", 8, INDIRECT);
     let plain = buffer(&gpu, "plain count", 8, wgpu::BufferUsages::STORAGE);
-    refused(&gpu, "VGPU-INDIRECT-USAGE", &["count buffer", "plain count"], |p| {
-        p.multi_draw_indirect_count(&d, &args, 0, &plain, 0, 2)
-    });
-    refused(&gpu, "VGPU-INDIRECT-ALIGNMENT", &["count buffer", "offset 1"], |p| {
-        p.multi_draw_indirect_count(&d, &args, 0, &count, 1, 2)
-    });
-    refused(&gpu, "VGPU-INDIRECT-RANGE", &["count buffer", "offset 8 + 4"], |p| {
-        p.multi_draw_indirect_count(&d, &args, 0, &count, 8, 2)
-    });
-    refused(&gpu, "VGPU-INDIRECT-RANGE", &["arguments buffer", "offset 0 + 48"], |p| {
-        p.multi_draw_indirect_count(&d, &args, 0, &count, 0, 3)
-    });
+    refused(
+        &gpu,
+        "VGPU-INDIRECT-USAGE",
+        &["count buffer", "plain count"],
+        |p| p.multi_draw_indirect_count(&d, &args, 0, &plain, 0, 2),
+    );
+    refused(
+        &gpu,
+        "VGPU-INDIRECT-ALIGNMENT",
+        &["count buffer", "offset 1"],
+        |p| p.multi_draw_indirect_count(&d, &args, 0, &count, 1, 2),
+    );
+    refused(
+        &gpu,
+        "VGPU-INDIRECT-RANGE",
+        &["count buffer", "offset 8 + 4"],
+        |p| p.multi_draw_indirect_count(&d, &args, 0, &count, 8, 2),
+    );
+    refused(
+        &gpu,
+        "VGPU-INDIRECT-RANGE",
+        &["arguments buffer", "offset 0 + 48"],
+        |p| p.multi_draw_indirect_count(&d, &args, 0, &count, 0, 3),
+    );
     let gone = buffer(&gpu, "gone count", 8, INDIRECT);
     gone.destroy();
-    refused(&gpu, "VGPU-INDIRECT-DESTROYED", &["count buffer", "gone count"], |p| {
-        p.multi_draw_indirect_count(&d, &args, 0, &gone, 0, 2)
-    });
+    refused(
+        &gpu,
+        "VGPU-INDIRECT-DESTROYED",
+        &["count buffer", "gone count"],
+        |p| p.multi_draw_indirect_count(&d, &args, 0, &gone, 0, 2),
+    );
     let target = gpu.target(4, 4).unwrap();
     let report = gpu
         .frame(|f| {
@@ -223,7 +281,8 @@ fn bundle_indirect_draws_are_checked() {
     let bundle = gpu
         .bundle("b", sig, |b| b.draw_indirect(&d, &args, 0))
         .unwrap();
-    gpu.frame(|f| f.pass(&target, |p| p.execute(&bundle))).unwrap();
+    gpu.frame(|f| f.pass(&target, |p| p.execute(&bundle)))
+        .unwrap();
     args.destroy();
     let e = gpu
         .frame(|f| f.pass(&target, |p| p.execute(&bundle)))

@@ -11,8 +11,8 @@
 #![allow(clippy::unwrap_used, reason = "an unwrap in a test is an assertion")]
 
 use vgpu::{
-    BufferDesc, ComputeDesc, DrawDesc, DrawRange, Gpu, GpuOptions, IndexBuffer,
-    PassDesc, VertexBuffer,
+    BufferDesc, ComputeDesc, DrawDesc, DrawRange, Gpu, GpuOptions, IndexBuffer, PassDesc,
+    VertexBuffer,
 };
 
 const COLUMNS: u32 = 8;
@@ -63,7 +63,14 @@ fn list_draw(gpu: &Gpu) -> vgpu::Draw {
     let positions: Vec<[f32; 2]> = (0..COLUMNS)
         .flat_map(|c| {
             let (x0, x1) = column_x(c);
-            [[x0, -1.0], [x1, -1.0], [x0, 1.0], [x0, 1.0], [x1, -1.0], [x1, 1.0]]
+            [
+                [x0, -1.0],
+                [x1, -1.0],
+                [x0, 1.0],
+                [x0, 1.0],
+                [x1, -1.0],
+                [x1, 1.0],
+            ]
         })
         .collect();
     let shader = gpu.shader("quads", QUADS).unwrap();
@@ -138,7 +145,10 @@ fn white_columns(
             Some(BLACK) => {}
             other => panic!("column {x}: {other:?}"),
         }
-        assert!(column.iter().all(|p| *p == column[0]), "column {x}: {column:?}");
+        assert!(
+            column.iter().all(|p| *p == column[0]),
+            "column {x}: {column:?}"
+        );
     }
     Some(white)
 }
@@ -185,8 +195,8 @@ fn indexed_draws_add_the_base_vertex() {
 fn draw_indirect_reads_its_arguments() {
     vgpu_tests::each_gpu(|gpu| {
         let list = list_draw(gpu);
-        // (6 vertices, 2 instances, first vertex 18: quad 3), then (6, 1, 0: quad 0).
-        let args = args_buffer(gpu, &[6, 2, 18, 0, 6, 1, 0, 0]);
+        // (6 vertices, 2 instances, first vertex 18: quad 3), then (6, 1, 42: quad 7).
+        let args = args_buffer(gpu, &[6, 2, 18, 0, 6, 1, 42, 0]);
         let white = white_columns(gpu, |p| p.draw_indirect(&list, &args, 0));
         assert_columns(white, &[3, 4], "offset 0");
         let white = white_columns(gpu, |p| {
@@ -195,7 +205,7 @@ fn draw_indirect_reads_its_arguments() {
             p.draw_indirect(&list, &args, 0)?;
             p.draw(&list)
         });
-        assert_columns(white, &[0, 3, 4], "plain draws around indirect ones");
+        assert_columns(white, &[0, 3, 4, 7], "plain draws around indirect ones");
         for frame in 0..2 {
             let white = white_columns(gpu, |p| p.draw(&list));
             assert_columns(white, &[0], &format!("plain draw after, frame {frame}"));
@@ -254,7 +264,9 @@ fn multi_draw_indirect_count_reads_the_count() {
         let report = plain
             .frame(|f| {
                 f.pass(&target, |p| {
-                    error = p.multi_draw_indirect_count(&list, &args, 0, &count, 0, 1).err();
+                    error = p
+                        .multi_draw_indirect_count(&list, &args, 0, &count, 0, 1)
+                        .err();
                     Ok(())
                 })
             })
@@ -351,5 +363,69 @@ fn compute_written_arguments_draw_in_the_same_frame() {
             .filter(|&x| image.pixel(x, 0) == Some(WHITE))
             .collect();
         assert_eq!(white, [5, 6], "the arguments the compute pass wrote");
+    });
+}
+
+/// The quads, white times a uniform color.
+const COLORED_QUADS: &str = "
+struct Params { color: vec4f }
+@group(0) @binding(0) var<uniform> params: Params;
+@vertex fn vs_main(@location(0) p: vec2f, @builtin(instance_index) i: u32)
+    -> @builtin(position) vec4f {
+    return vec4f(p.x + f32(i) * 0.25, p.y, 0.0, 1.0);
+}
+@fragment fn fs_main() -> @location(0) vec4f { return params.color; }
+";
+
+/// With the binding inspector on, an indirect draw records through the inspector's recorder
+/// (its bindings logged, full path) and draws what it draws with the inspector off.
+#[test]
+fn indirect_draws_are_inspected() {
+    vgpu_tests::each_gpu(|gpu| {
+        let shader = gpu.shader("colored quads", COLORED_QUADS).unwrap();
+        let positions: Vec<[f32; 2]> = (0..COLUMNS)
+            .flat_map(|c| {
+                let (x0, x1) = column_x(c);
+                [
+                    [x0, -1.0],
+                    [x1, -1.0],
+                    [x0, 1.0],
+                    [x0, 1.0],
+                    [x1, -1.0],
+                    [x1, 1.0],
+                ]
+            })
+            .collect();
+        let desc = DrawDesc {
+            label: "colored quads".into(),
+            vertex_buffers: vec![vertex_buffer(gpu, "colored quads", &positions)],
+            ..Default::default()
+        };
+        let draw = gpu.draw(&shader, desc).unwrap();
+        let white = gpu
+            .buffer_init(
+                "white",
+                &vgpu_tests::f32_bytes(&[1.0; 4]),
+                wgpu::BufferUsages::UNIFORM,
+            )
+            .unwrap();
+        draw.set("params", &white).unwrap();
+        let args = args_buffer(gpu, &[6, 1, 12, 0]);
+        for inspected in [true, false] {
+            gpu.inspect_bindings(inspected);
+            let white = white_columns(gpu, |p| p.draw_indirect(&draw, &args, 0));
+            let logged: Vec<_> = gpu.take_inspected();
+            gpu.inspect_bindings(false);
+            assert_columns(white, &[2], &format!("inspector on: {inspected}"));
+            let paths: Vec<_> = logged
+                .iter()
+                .map(|b| (b.draw.to_string(), b.path))
+                .collect();
+            let expected = match inspected {
+                true => vec![("colored quads".to_owned(), vgpu::inspect::RecordPath::Full)],
+                false => vec![],
+            };
+            assert_eq!(paths, expected, "inspector on: {inspected}");
+        }
     });
 }

@@ -100,7 +100,9 @@ impl CommandSink for wgpu::RenderPass<'_> {
             (None, true) if count == 1 => self.draw_indexed_indirect(buffer, offset),
             (None, false) => self.multi_draw_indirect(buffer, offset, count),
             (None, true) => self.multi_draw_indexed_indirect(buffer, offset, count),
-            (Some((cb, co)), false) => self.multi_draw_indirect_count(buffer, offset, cb, co, count),
+            (Some((cb, co)), false) => {
+                self.multi_draw_indirect_count(buffer, offset, cb, co, count)
+            }
             (Some((cb, co)), true) => {
                 self.multi_draw_indexed_indirect_count(buffer, offset, cb, co, count)
             }

@@ -223,7 +223,10 @@ fn record_op_groups<S: CommandSink>(
     bound: &mut PassBindings,
 ) -> Result<()> {
     if op.fast.unset > 0 {
-        return Err(unset_error(op));
+        // Bindings of claimed groups are unset and not counted (`state/claim.rs`).
+        return Err(op
+            .unset_unclaimed_error()
+            .unwrap_or_else(|| unset_error(op)));
     }
     let src = GroupSource {
         label: &op.label,
