@@ -203,10 +203,10 @@ fn lower_view<'a>(
         }
         ViewSource::TargetDepth(t) => {
             check(t.inner.gpu, "target", &t.inner.label)?;
-            match (t.depth_view(), t.depth_texture()) {
+            match (t.depth_sample_view(), t.depth_texture()) {
                 (Some(view), Some(tex)) => BindingInput::View(ViewInput {
                     view,
-                    format: Some(tex.format()),
+                    format: tex.format().aspect_specific_format(wgpu::TextureAspect::DepthOnly),
                     samples: tex.sample_count(),
                     owner: ViewOwner::Target(&t.inner),
                     what: "a target's depth texture",

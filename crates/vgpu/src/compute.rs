@@ -97,7 +97,9 @@ impl Gpu {
         let program =
             self.with_state(|st| st.program(&shader.inner, Stages::Compute { cs: entry }))?;
         let workgroup_size = workgroup_size.unwrap_or(program.workgroup_size);
-        let kind = OperationKind::Compute(ComputeInfo::with_constants(ConstantSet::new(constants)));
+        let kind = OperationKind::Compute(Box::new(ComputeInfo::with_constants(ConstantSet::new(
+            constants,
+        ))));
         Ok(Compute {
             inner: OpHandle::insert(self, &desc.label, program, kind, (0, 0)),
             workgroup_size,

@@ -24,6 +24,11 @@ impl std::fmt::Debug for ComputePass<'_> {
 }
 
 impl ComputePass<'_> {
+    /// The id of the `Gpu` recording the pass.
+    pub(crate) fn gpu_id(&self) -> crate::descriptors::GpuId {
+        self.gpu.id()
+    }
+
     /// Dispatches `x × y × z` workgroups of `compute`. Fails with `VGPU-DISPATCH-LIMIT` past the
     /// device's `max_compute_workgroups_per_dimension`.
     pub fn dispatch(&mut self, compute: &Compute, x: u32, y: u32, z: u32) -> Result<()> {

@@ -109,7 +109,8 @@ pub struct DrawDesc {
     /// Depth not clipped to the view volume (needs `Features::DEPTH_CLIP_CONTROL`, else
     /// `VGPU-FEATURE-MISSING`). Default `false`.
     pub unclipped_depth: bool,
-    /// Which samples are written (MSAA). Default all (`!0`).
+    /// Which samples are written (MSAA). Default all (`!0`). wgpu's GL backend ignores it
+    /// (every sample is written there).
     pub multisample_mask: u64,
     /// Alpha to coverage (MSAA targets).
     pub alpha_to_coverage: bool,

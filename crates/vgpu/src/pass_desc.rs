@@ -57,7 +57,10 @@ pub struct PassDesc<'t> {
     /// stencil aspect.
     pub clear_stencil: Option<u32>,
     /// The pass only reads depth: it is neither cleared nor written (draws' pipelines for the
-    /// pass write no depth), and draws may sample the target's depth while testing against it.
+    /// pass write no depth), and draws may sample the target's depth while testing against it
+    /// where the device has `DownlevelFlags::READ_ONLY_DEPTH_STENCIL` (not GL, where the frame
+    /// then fails wgpu's validation) and no stencil aspect is written (wgpu binds the attachment
+    /// as read-only only when both aspects are).
     pub depth_read_only: bool,
     /// The pass only reads stencil (draws test against it, write nothing).
     pub stencil_read_only: bool,

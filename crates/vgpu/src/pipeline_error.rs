@@ -19,6 +19,18 @@ pub enum PipelineError {
         /// The missing feature.
         feature: wgpu::Features,
     },
+    /// A state the adapter cannot honour (a downlevel capability GL and WebGL2 often lack).
+    #[error(
+        "VGPU-DOWNLEVEL-MISSING: draw {label:?}: {what} needs the adapter capability {flag:?}, which this adapter lacks (GL and WebGL2 often do)"
+    )]
+    DownlevelMissing {
+        /// The draw's label.
+        label: String,
+        /// What needed it.
+        what: &'static str,
+        /// The missing capability.
+        flag: wgpu::DownlevelFlags,
+    },
     /// A color attachment and the fragment stage's outputs do not match: an output missing for
     /// a written attachment, one of a type the format cannot store, one without an
     /// attachment, or more `DrawDesc::colors` entries than attachments.
@@ -119,6 +131,7 @@ impl ErrorCode for PipelineError {
     fn code(&self) -> &'static str {
         match self {
             PipelineError::FeatureMissing { .. } => "VGPU-FEATURE-MISSING",
+            PipelineError::DownlevelMissing { .. } => "VGPU-DOWNLEVEL-MISSING",
             PipelineError::ColorOutput { .. } => "VGPU-DRAW-COLOR-OUTPUT",
             PipelineError::Stencil { .. } => "VGPU-DRAW-STENCIL",
             PipelineError::GroupUnknown { .. } => "VGPU-GROUP-UNKNOWN",
@@ -138,6 +151,12 @@ pub(crate) const CODES: &[CodeInfo] = &[
         variant: "PipelineError::FeatureMissing",
         meaning: "A state or call needs a device feature the `Gpu` was not created with (unclipped depth: `DEPTH_CLIP_CONTROL`; multi-draw-indirect-count: `MULTI_DRAW_INDIRECT_COUNT`; …).",
         fix: "Request the feature in `GpuOptions::features` on an adapter that has it, or do without the state or call.",
+    },
+    CodeInfo {
+        code: "VGPU-DOWNLEVEL-MISSING",
+        variant: "PipelineError::DownlevelMissing",
+        meaning: "A draw's state needs an adapter capability this adapter lacks (a depth bias clamp needs `DownlevelFlags::DEPTH_BIAS_CLAMP`, which GL and WebGL2 lack).",
+        fix: "Leave the state out on such adapters (`gpu.context().adapter().get_downlevel_capabilities()` says which they have), or use another backend.",
     },
     CodeInfo {
         code: "VGPU-DRAW-COLOR-OUTPUT",

@@ -133,6 +133,7 @@ impl Gpu {
                 label: desc.label.clone(),
                 size: (desc.width, desc.height),
                 colors,
+                depth_sampled: depth.as_ref().map(|(t, v)| depth_aspect_view(t, v)),
                 depth,
                 signature: TargetSignature {
                     colors: color_formats,
@@ -293,6 +294,7 @@ impl Gpu {
                 label: label.to_owned(),
                 size,
                 colors: vec![attachment],
+                depth_sampled: depth.map(|d| depth_aspect_view(d.texture(), d)),
                 depth: depth.map(|d| (d.texture().clone(), d.clone())),
                 signature: TargetSignature::new(
                     Some(texture.format()),
@@ -405,6 +407,11 @@ impl Target {
     /// The depth texture's view, if the target has depth.
     pub fn depth_view(&self) -> Option<&wgpu::TextureView> {
         self.inner.depth.as_ref().map(|(_, v)| v)
+    }
+    /// A view of the depth aspect alone, for sampling (`texture_depth_2d`): for a depth-stencil
+    /// format, the attachment view has both aspects and cannot be bound.
+    pub fn depth_sample_view(&self) -> Option<&wgpu::TextureView> {
+        self.inner.depth_sampled.as_ref()
     }
     /// The depth texture, if the target has depth.
     pub fn depth_texture(&self) -> Option<&wgpu::Texture> {
@@ -590,6 +597,18 @@ impl Target {
             ),
         })
     }
+}
+
+/// A view of `texture`'s depth aspect alone when its format also has stencil, else `view`.
+fn depth_aspect_view(texture: &wgpu::Texture, view: &wgpu::TextureView) -> wgpu::TextureView {
+    if !texture.format().has_stencil_aspect() {
+        return view.clone();
+    }
+    texture.create_view(&wgpu::TextureViewDescriptor {
+        label: Some("depth aspect"),
+        aspect: wgpu::TextureAspect::DepthOnly,
+        ..Default::default()
+    })
 }
 
 /// Waits for a target read-back (native targets; `VGPU-DEVICE-WOULD-BLOCK` on the web unless

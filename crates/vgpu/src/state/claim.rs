@@ -71,7 +71,7 @@ impl Operation {
     #[inline]
     fn claimed(&self, group: u32) -> Option<&ClaimedGroup> {
         self.groups
-            .get(self.fast.groups_len, group as usize)?
+            .memo(self.fast.groups_len, group as usize)?
             .claimed()
     }
 
@@ -97,28 +97,24 @@ fn claimed_mut<'o>(
     call: &'static str,
 ) -> Result<&'o mut ClaimedGroup> {
     check_group(op, group)?;
-    if op.claimed(group).is_none() {
-        return Err(PipelineError::GroupNotClaimed {
-            label: op.label.to_string(),
-            group,
-            call,
-        }
-        .into());
-    }
-    let len = op.fast.groups_len;
-    let claimed = op
-        .groups
-        .iter_mut(len)
+    let Operation {
+        groups,
+        fast,
+        label,
+        ..
+    } = op;
+    groups
+        .iter_mut(fast.groups_len)
         .nth(group as usize)
-        .and_then(super::memo::GroupMemo::claimed_mut);
-    claimed.ok_or_else(|| {
-        PipelineError::GroupNotClaimed {
-            label: String::new(),
-            group,
-            call,
-        }
-        .into()
-    })
+        .and_then(super::memo::GroupMemo::claimed_mut)
+        .ok_or_else(|| {
+            PipelineError::GroupNotClaimed {
+                label: label.to_string(),
+                group,
+                call,
+            }
+            .into()
+        })
 }
 
 /// `VGPU-GROUP-UNKNOWN` unless `group` is one of `op`'s groups (at most 8: a bit of a
@@ -257,9 +253,17 @@ impl State {
         }
         let limits = self.ctx.limits();
         let over = if uniform > limits.max_dynamic_uniform_buffers_per_pipeline_layout {
-            Some(("uniform", uniform, limits.max_dynamic_uniform_buffers_per_pipeline_layout))
+            Some((
+                "uniform",
+                uniform,
+                limits.max_dynamic_uniform_buffers_per_pipeline_layout,
+            ))
         } else if storage > limits.max_dynamic_storage_buffers_per_pipeline_layout {
-            Some(("storage", storage, limits.max_dynamic_storage_buffers_per_pipeline_layout))
+            Some((
+                "storage",
+                storage,
+                limits.max_dynamic_storage_buffers_per_pipeline_layout,
+            ))
         } else if in_group > MAX_DYNAMIC {
             Some(("", in_group as u32, MAX_DYNAMIC as u32))
         } else {
@@ -433,13 +437,7 @@ fn entries_mismatch<'n>(
     layout
         .iter()
         .find(|l| !entries.iter().any(|e| e.binding == l.binding))
-        .map(|l| {
-            format!(
-                "@binding({}) `{}` has no entry",
-                l.binding,
-                name(l.binding)
-            )
-        })
+        .map(|l| format!("@binding({}) `{}` has no entry", l.binding, name(l.binding)))
 }
 
 /// Why `resource` cannot be bound at layout entry `l` (whose buffer type is `min_size` bytes),
@@ -464,9 +462,7 @@ fn resource_mismatch(
         wgpu::BindingType::Buffer { ty, .. } => {
             let (usage, what) = match ty {
                 wgpu::BufferBindingType::Uniform => (wgpu::BufferUsages::UNIFORM, "UNIFORM"),
-                wgpu::BufferBindingType::Storage { .. } => {
-                    (wgpu::BufferUsages::STORAGE, "STORAGE")
-                }
+                wgpu::BufferBindingType::Storage { .. } => (wgpu::BufferUsages::STORAGE, "STORAGE"),
             };
             if let (R::Buffer(b), false) = (resource, array) {
                 if !b.buffer.usage().contains(usage) {
@@ -483,7 +479,10 @@ fn resource_mismatch(
                     ));
                 }
             }
-            ("a buffer", matches!(resource, R::Buffer(_) | R::BufferArray(_)))
+            (
+                "a buffer",
+                matches!(resource, R::Buffer(_) | R::BufferArray(_)),
+            )
         }
         wgpu::BindingType::Sampler(_) => (
             "a sampler",
@@ -518,6 +517,26 @@ impl Operation {
             .bindings
             .get(index)
             .is_some_and(|b| self.claimed(b.group).is_some())
+    }
+
+    /// `VGPU-DRAW-UNSET-BINDING` for the first binding never set outside the claimed groups
+    /// (whose bindings vgpu never sets), when the operation claims a group; `None` otherwise.
+    #[cold]
+    pub(crate) fn unset_unclaimed_error(&self) -> Option<crate::error::Error> {
+        (0..u8::BITS).find(|g| self.claimed(*g).is_some())?;
+        let (_, b) = self.program.bindings.iter().enumerate().find(|(i, _)| {
+            matches!(self.contents.get(*i), Some(BindingContent::Unset))
+                && !self.binding_claimed(*i)
+        })?;
+        Some(
+            crate::error::BindingError::Unset {
+                label: self.label.to_string(),
+                binding: b.name.to_string(),
+                group: b.group,
+                index: b.binding,
+            }
+            .into(),
+        )
     }
 
     /// `VGPU-GROUP-CLAIMED` when binding `index` is in a claimed group (the check of every

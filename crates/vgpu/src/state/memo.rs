@@ -383,7 +383,7 @@ pub(crate) struct Groups {
 
 impl Groups {
     /// Group `gi`'s memo, if the operation has that group (`len` of them).
-    pub(crate) fn get(&self, len: u8, gi: usize) -> Option<&GroupMemo> {
+    pub(crate) fn memo(&self, len: u8, gi: usize) -> Option<&GroupMemo> {
         if gi >= usize::from(len).min(MAX_GROUPS) {
             return None;
         }

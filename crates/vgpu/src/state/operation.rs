@@ -211,8 +211,9 @@ impl RenderInfo {
 #[derive(Debug)]
 pub(crate) enum OperationKind {
     Render(RenderInfo),
-    /// A compute dispatch: its constant set, and its pipeline once made.
-    Compute(super::compute_pipeline::ComputeInfo),
+    /// A compute dispatch: its constant set, and its pipeline once made (boxed: the record of
+    /// a draw stays compact).
+    Compute(Box<super::compute_pipeline::ComputeInfo>),
 }
 
 /// Per-operation state kept in the `Gpu` state. `repr(C)`: the fast record comes first and the
@@ -298,7 +299,10 @@ impl Operation {
         // A claimed group (`claim.rs`) is set from the caller's bind group on the full path only.
         self.fast.eligible = simple
             && usize::from(len) <= FAST_GROUPS
-            && self.groups.iter_mut(len).all(|g| g.fast && g.claimed().is_none());
+            && self
+                .groups
+                .iter_mut(len)
+                .all(|g| g.fast && g.claimed().is_none());
     }
 
     /// A binding's content changed: memos, and bundles recorded under the previous

@@ -233,13 +233,14 @@ impl State {
         uniforms.sort_unstable();
         uniforms.dedup();
         uniforms.truncate(limit);
-        Ok(refl.pipeline_layout(entries, |b| match claims.get(b.group) {
+        let desc = refl.pipeline_layout(entries, |b| match claims.get(b.group) {
             Some(dynamic) => dynamic,
             None => {
                 b.kind == BindingKind::UniformBuffer
                     && uniforms.binary_search(&(b.group, b.binding)).is_ok()
             }
-        })?)
+        })?;
+        Ok(desc)
     }
 
     /// Registers each group's layout in the bind-group cache; returns the program's bindings,

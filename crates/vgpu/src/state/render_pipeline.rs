@@ -32,6 +32,7 @@ pub(crate) fn create_render_pipeline(
         check_color_outputs(label, &program.fragment_outputs, state, sig, &targets)?;
     }
     check_stencil(label, state, sig)?;
+    check_bias_clamp(ctx, label, state, sig)?;
     let module = program.shader.module(ctx)?;
     let buffers: Vec<Option<wgpu::VertexBufferLayout<'_>>> = state
         .vertex_layouts
@@ -258,6 +259,35 @@ fn check_stencil(label: &str, state: &RenderStateKey, sig: TargetSignature) -> R
     Err(PipelineError::Stencil {
         label: label.to_owned(),
         format: sig.depth,
+    }
+    .into())
+}
+
+/// `VGPU-DOWNLEVEL-MISSING` for a depth bias clamp on an adapter without
+/// `DownlevelFlags::DEPTH_BIAS_CLAMP` (GL's `glPolygonOffset` has no clamp).
+fn check_bias_clamp(
+    ctx: &GpuContext,
+    label: &str,
+    state: &RenderStateKey,
+    sig: TargetSignature,
+) -> Result<()> {
+    let clamp = f32::from_bits(state.depth.bias_clamp_bits);
+    if clamp == 0.0 || sig.depth.is_none() {
+        return Ok(());
+    }
+    let flag = wgpu::DownlevelFlags::DEPTH_BIAS_CLAMP;
+    if ctx
+        .adapter()
+        .get_downlevel_capabilities()
+        .flags
+        .contains(flag)
+    {
+        return Ok(());
+    }
+    Err(PipelineError::DownlevelMissing {
+        label: label.to_owned(),
+        what: "a depth bias clamp (DepthState::bias_clamp_bits)",
+        flag,
     }
     .into())
 }

@@ -46,6 +46,10 @@ pub(crate) struct TargetRecord {
     /// The color attachments, attachment 0 first.
     pub(crate) colors: Vec<TargetColor>,
     pub(crate) depth: Option<(wgpu::Texture, wgpu::TextureView)>,
+    /// A view of the depth aspect alone (what a `texture_depth_2d` binding takes: a view of a
+    /// depth-stencil format with both aspects cannot be bound); the attachment view's clone for
+    /// formats without stencil.
+    pub(crate) depth_sampled: Option<wgpu::TextureView>,
     pub(crate) signature: TargetSignature,
     pub(crate) ctx: Arc<GpuContext>,
     pub(crate) gpu: GpuId,

@@ -7,41 +7,16 @@
 //! [`Draw::set_group_offsets`]). vgpu no longer manages that group: setting one of its bindings
 //! is `VGPU-GROUP-CLAIMED`.
 //!
+//! The same calls on a [`Compute`](crate::Compute) are in `compute.rs` here.
+//!
 //! Draws that claim nothing pay nothing: their record holds no claim and takes the fast path as
 //! before; a draw that claims a group is recorded on the full path.
 
-use crate::compute::Compute;
-use crate::compute_pass::ComputePass;
+mod compute;
+
 use crate::draw::Draw;
 use crate::error::Result;
-use crate::op_handle::OpHandle;
 use crate::pass::Pass;
-
-impl OpHandle {
-    fn claim_group(&self, group: u32, dynamic: bool) -> Result<wgpu::BindGroupLayout> {
-        let key = self.key;
-        self.with_state(|st| st.claim_group(key, group, dynamic))
-    }
-
-    fn set_group(&self, group: u32, bind_group: &wgpu::BindGroup) -> Result<()> {
-        let key = self.key;
-        self.with_state(|st| st.set_claimed_group(key, group, bind_group))
-    }
-
-    fn set_group_offsets(&self, group: u32, offsets: &[u32]) -> Result<()> {
-        let key = self.key;
-        self.with_state(|st| st.set_claimed_offsets(key, group, offsets))
-    }
-
-    fn create_group(
-        &self,
-        group: u32,
-        entries: &[wgpu::BindGroupEntry<'_>],
-    ) -> Result<wgpu::BindGroup> {
-        let key = self.key;
-        self.with_state(|st| st.create_claimed_group(key, group, entries))
-    }
-}
 
 impl Draw {
     /// Claims bind group `group`: the caller provides it from now on, and vgpu stops managing
@@ -58,6 +33,7 @@ impl Draw {
     /// ```
     /// let gpu = vgpu::Gpu::noop();
     /// let shader = gpu.shader(
+    ///     "claimed",
     ///     "struct P { color: vec4f }
     ///      @group(0) @binding(0) var<uniform> p: P;
     ///      @vertex fn vs() -> @builtin(position) vec4f { return vec4f(0.0, 0.0, 0.0, 1.0); }
@@ -87,7 +63,9 @@ impl Draw {
     /// # Ok::<(), vgpu::Error>(())
     /// ```
     pub fn claim_group(&self, group: u32, dynamic: bool) -> Result<wgpu::BindGroupLayout> {
-        self.inner.claim_group(group, dynamic)
+        let key = self.inner.key;
+        self.inner
+            .with_state(|st| st.claim_group(key, group, dynamic))
     }
 
     /// Attaches the caller's bind group to claimed group `group` (made from the layout
@@ -96,7 +74,9 @@ impl Draw {
     /// the pass is validated). Attaching another bind group makes bundles recorded before refuse
     /// to replay (`VGPU-BUNDLE-STALE`). `VGPU-GROUP-NOT-CLAIMED` for a group vgpu manages.
     pub fn set_group(&self, group: u32, bind_group: &wgpu::BindGroup) -> Result<()> {
-        self.inner.set_group(group, bind_group)
+        let key = self.inner.key;
+        self.inner
+            .with_state(|st| st.set_claimed_group(key, group, bind_group))
     }
 
     /// The dynamic offsets claimed group `group` is recorded with from now on (until given
@@ -105,7 +85,9 @@ impl Draw {
     /// without dynamic offsets takes none). Offsets start at 0. That an offset plus the bound
     /// size stays inside the caller's buffer is left to wgpu.
     pub fn set_group_offsets(&self, group: u32, offsets: &[u32]) -> Result<()> {
-        self.inner.set_group_offsets(group, offsets)
+        let key = self.inner.key;
+        self.inner
+            .with_state(|st| st.set_claimed_offsets(key, group, offsets))
     }
 
     /// A bind group for claimed group `group`, made from the layout handed out once `entries`
@@ -118,33 +100,9 @@ impl Draw {
         group: u32,
         entries: &[wgpu::BindGroupEntry<'_>],
     ) -> Result<wgpu::BindGroup> {
-        self.inner.create_group(group, entries)
-    }
-}
-
-impl Compute {
-    /// [`Draw::claim_group`] for a compute: the caller provides bind group `group` from now on.
-    pub fn claim_group(&self, group: u32, dynamic: bool) -> Result<wgpu::BindGroupLayout> {
-        self.inner.claim_group(group, dynamic)
-    }
-
-    /// [`Draw::set_group`] for a compute.
-    pub fn set_group(&self, group: u32, bind_group: &wgpu::BindGroup) -> Result<()> {
-        self.inner.set_group(group, bind_group)
-    }
-
-    /// [`Draw::set_group_offsets`] for a compute: the offsets of the next dispatches.
-    pub fn set_group_offsets(&self, group: u32, offsets: &[u32]) -> Result<()> {
-        self.inner.set_group_offsets(group, offsets)
-    }
-
-    /// [`Draw::create_group`] for a compute.
-    pub fn create_group(
-        &self,
-        group: u32,
-        entries: &[wgpu::BindGroupEntry<'_>],
-    ) -> Result<wgpu::BindGroup> {
-        self.inner.create_group(group, entries)
+        let key = self.inner.key;
+        self.inner
+            .with_state(|st| st.create_claimed_group(key, group, entries))
     }
 }
 
@@ -154,23 +112,15 @@ impl Pass<'_> {
     /// draws of one draw may select two slices of the caller's buffer. A rejected offset
     /// (`VGPU-GROUP-OFFSETS`, `VGPU-GROUP-NOT-CLAIMED`) records nothing.
     pub fn draw_with_offsets(&mut self, draw: &Draw, group: u32, offsets: &[u32]) -> Result<()> {
+        // A draw of another `Gpu` is refused before its offsets change.
+        if draw.gpu_id != self.gpu_id {
+            return Err(crate::error::foreign_gpu(
+                "draw",
+                &draw.label(),
+                "recording the pass",
+            ));
+        }
         draw.set_group_offsets(group, offsets)?;
         self.draw(draw)
-    }
-}
-
-impl ComputePass<'_> {
-    /// Dispatches `compute` with `offsets` as the dynamic offsets of its claimed group `group`
-    /// (see [`Pass::draw_with_offsets`]).
-    pub fn dispatch_with_offsets(
-        &mut self,
-        compute: &Compute,
-        (group, offsets): (u32, &[u32]),
-        x: u32,
-        y: u32,
-        z: u32,
-    ) -> Result<()> {
-        compute.set_group_offsets(group, offsets)?;
-        self.dispatch(compute, x, y, z)
     }
 }
