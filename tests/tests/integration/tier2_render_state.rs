@@ -553,3 +553,75 @@ fn the_depth_of_a_depth_stencil_target_is_sampled() {
     let errors = gpu.take_uncaptured_errors();
     assert!(errors.is_empty(), "uncaptured wgpu errors: {errors:?}");
 }
+
+/// An effect's options reach its pipeline: its override constant (the green level), its write
+/// mask (green only: red, blue and alpha keep the clear color) and its stencil test (only where
+/// an earlier draw wrote the reference: the left half).
+#[test]
+fn effect_options_give_constants_write_mask_and_stencil() {
+    let Some(gpu) = vgpu_tests::real_gpu() else {
+        return;
+    };
+    let target = gpu
+        .target_with(&TargetDesc::new(8, 4).depth(F::Depth24PlusStencil8))
+        .unwrap();
+    let face = |compare, pass_op| wgpu::StencilFaceState {
+        compare,
+        fail_op: wgpu::StencilOperation::Keep,
+        depth_fail_op: wgpu::StencilOperation::Keep,
+        pass_op,
+    };
+    let mark = rect(&gpu, "mark", LEFT, 0.5, [1.0; 4], |d| {
+        d.write_mask = wgpu::ColorWrites::empty();
+        let f = face(
+            wgpu::CompareFunction::Always,
+            wgpu::StencilOperation::Replace,
+        );
+        d.stencil = wgpu::StencilState {
+            front: f,
+            back: f,
+            read_mask: 0xff,
+            write_mask: 0xff,
+        };
+    });
+    let equal = face(wgpu::CompareFunction::Equal, wgpu::StencilOperation::Keep);
+    let green = gpu
+        .effect_with(
+            "green level",
+            "override level: f32 = 0.0;
+             @fragment fn fs_main() -> @location(0) vec4f { return vec4f(1.0, level, 1.0, 1.0); }",
+            vgpu::EffectOptions {
+                write_mask: wgpu::ColorWrites::GREEN,
+                depth: DepthState {
+                    compare: wgpu::CompareFunction::Always,
+                    write: false,
+                    ..DepthState::default()
+                },
+                stencil: wgpu::StencilState {
+                    front: equal,
+                    back: equal,
+                    read_mask: 0xff,
+                    write_mask: 0,
+                },
+                constants: vec![("level".into(), 1.0)],
+                ..Default::default()
+            },
+        )
+        .unwrap();
+    gpu.frame(|f| {
+        f.pass(PassDesc::new(&target).stencil_reference(1), |p| {
+            p.draw(&mark)?;
+            p.draw(&green)
+        })
+    })
+    .unwrap();
+    let image = target.read_rgba8().unwrap();
+    assert_columns(
+        &image,
+        0..4,
+        [0, 255, 0, 0],
+        0,
+        "left: marked, green written only",
+    );
+    assert_columns(&image, 4..8, [0, 0, 0, 0], 0, "right: not marked");
+}
