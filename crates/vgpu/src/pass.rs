@@ -46,8 +46,7 @@ impl<'p> Pass<'p> {
         if draw.gpu_id != self.fast_gpu_id {
             return self.draw_checked(draw, None);
         }
-        let mut state = self.held.borrow_mut();
-        if state.record_fast(
+        if self.held.borrow_mut().record_fast(
             draw.inner.key,
             &mut *self.rpass,
             &mut self.bound,
@@ -55,7 +54,15 @@ impl<'p> Pass<'p> {
         ) {
             return Ok(());
         }
-        state.record_draw(
+        self.draw_full(draw)
+    }
+
+    /// The full path of [`draw`](Self::draw) (its first record into this signature, or after a
+    /// change): out of line, so that the fast path inlined into the caller's loop stays small
+    /// (the target signature it passes is several words).
+    #[inline(never)]
+    fn draw_full(&mut self, draw: &Draw) -> Result<()> {
+        self.held.borrow_mut().record_draw(
             draw.inner.key,
             &mut *self.rpass,
             &mut self.bound,
