@@ -492,8 +492,8 @@ mod tests {
              @compute @workgroup_size(1) fn third() { _ = d; }",
         )
         .unwrap();
-        let missing = |eps: &[&str], given: &[(&str, f64)]| {
-            s.pipeline_constants_for("k", eps, &super::tests::given(given))
+        let missing = |eps: &[&str], pairs: &[(&str, f64)]| {
+            s.pipeline_constants_for("k", eps, &given(pairs))
                 .err()
                 .map(|e| e.to_string())
         };
