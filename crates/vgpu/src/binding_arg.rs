@@ -206,7 +206,9 @@ fn lower_view<'a>(
             match (t.depth_sample_view(), t.depth_texture()) {
                 (Some(view), Some(tex)) => BindingInput::View(ViewInput {
                     view,
-                    format: tex.format().aspect_specific_format(wgpu::TextureAspect::DepthOnly),
+                    format: tex
+                        .format()
+                        .aspect_specific_format(wgpu::TextureAspect::DepthOnly),
                     samples: tex.sample_count(),
                     owner: ViewOwner::Target(&t.inner),
                     what: "a target's depth texture",

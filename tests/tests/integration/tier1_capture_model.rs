@@ -1138,7 +1138,7 @@ fn run_case(gpu: &Gpu, small: bool, ops: &[Op]) -> Result<Coverage, String> {
     let targets = [
         gpu.target(8, 8).map_err(|e| e.to_string())?,
         gpu.target_with(&TargetDesc::new(8, 8).format(wgpu::TextureFormat::Rgba16Float))
-        .map_err(|e| e.to_string())?,
+            .map_err(|e| e.to_string())?,
     ];
     let mut world = World::new(gpu.clone(), config).map_err(|e| e.to_string())?;
     for (i, op) in ops.iter().enumerate() {

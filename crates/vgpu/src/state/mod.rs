@@ -42,16 +42,17 @@ use vgpu_uniforms::{BufferKey, EngineConfig, OwnerKey, UniformEngine};
 
 pub(crate) use binding_input::{BindingInput, BufferInput, SamplerInput, ViewInput, ViewOwner};
 pub(crate) use command_sink::{BundleCmd, DrawCall, IndirectArgs, encode_bundle};
+pub(crate) use compute_pipeline::{ComputeInfo, ComputePipelineKey, ConstantSet};
 pub(crate) use inspect::{InspectRecorder, PassInspect};
 pub(crate) use lock::{HeldState, SharedState};
-pub(crate) use compute_pipeline::{ComputeInfo, ComputePipelineKey, ConstantSet};
 pub(crate) use operation::{
     IndexBinding, OpKey, OperationKind, RenderInfo, RenderStateKey, VertexBinding,
 };
 pub(crate) use program::{Program, Stages};
 pub(crate) use record::PassBindings;
 pub(crate) use resources::{
-    BlockRecord, BufferRecord, SamplerRecord, ShaderRecord, TargetColor, TargetRecord, TextureRecord,
+    BlockRecord, BufferRecord, SamplerRecord, ShaderRecord, TargetColor, TargetRecord,
+    TextureRecord,
 };
 pub(crate) use timing::{MAX_TIMED_PASSES, TimedPasses};
 

@@ -77,7 +77,8 @@ impl RenderPipelines {
             .into());
         };
         self.table.push(pipeline);
-        self.created_by.push((label.clone(), ctx.stats().pipelines_created.get()));
+        self.created_by
+            .push((label.clone(), ctx.stats().pipelines_created.get()));
         self.ids.insert(cache_key, id);
         render.pipelines.insert(sig_id, id);
         Ok(())
