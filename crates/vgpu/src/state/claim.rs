@@ -513,6 +513,10 @@ impl Operation {
     /// Whether binding `index` is in a group the caller claimed.
     #[inline]
     pub(crate) fn binding_claimed(&self, index: usize) -> bool {
+        // An operation that claims a group has a program of that claim (`claimed_program`).
+        if self.program.claims.claimed == 0 {
+            return false;
+        }
         self.program
             .bindings
             .get(index)
@@ -541,10 +545,17 @@ impl Operation {
 
     /// `VGPU-GROUP-CLAIMED` when binding `index` is in a claimed group (the check of every
     /// assignment in `assign/`).
+    #[inline]
     pub(crate) fn check_unclaimed(&self, index: usize) -> Result<()> {
         if !self.binding_claimed(index) {
             return Ok(());
         }
+        self.claimed_error(index)
+    }
+
+    /// `VGPU-GROUP-CLAIMED` for binding `index`.
+    #[cold]
+    fn claimed_error(&self, index: usize) -> Result<()> {
         let b = &self.program.bindings[index];
         Err(PipelineError::GroupClaimed {
             label: self.label.to_string(),

@@ -59,6 +59,9 @@ pub(crate) struct Program {
     /// The fragment entry point's outputs, by location.
     pub(crate) fragment_outputs: Vec<vgpu_core::FragmentOutput>,
     pub(crate) workgroup_size: [u32; 3],
+    /// The groups this program's operations claimed (none for most: the set path's claim check
+    /// is one compare then).
+    pub(crate) claims: ClaimSpec,
 }
 
 impl Program {
@@ -198,6 +201,7 @@ impl State {
                 .map(|e| e.fragment_outputs.clone())
                 .unwrap_or_default(),
             workgroup_size: find(Stage::Compute).map_or([1, 1, 1], |e| e.workgroup_size),
+            claims,
             stages,
         });
         self.programs.insert(key, program.clone());
