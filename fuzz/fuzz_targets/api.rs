@@ -4,9 +4,14 @@
 //! compute; shared blocks created, set (`value!`, typed, bytes, partial, member shorthand),
 //! bound and dropped; `set`, `set_all`, `Binding::set`, `SetBatch`; user buffers written, bound,
 //! destroyed and dropped; frames of 1–3 passes into two targets (color; color + depth) with sets,
-//! drops and bundle replays between draws inside the frame closure; cancelled and dropped
-//! frames, a nested `begin_frame`, a frame whose closure fails; compute passes; bundles recorded
-//! and replayed; things dropped mid-sequence, also inside passes.
+//! drops and bundle replays between draws inside the frame closure, indirect draws from user
+//! buffers; cancelled and dropped frames, a nested `begin_frame`, a frame whose closure fails;
+//! compute passes; bundles recorded and replayed; things dropped mid-sequence, also inside
+//! passes. Issue 31's calls (`pipelines.rs`, beside this file): targets of 0–9 color
+//! attachments and depth-stencil formats, draws with per-attachment blend, stencil, depth bias,
+//! multisample mask, unclipped depth and override constants, passes with per-attachment clears,
+//! read-only aspects, blend constant, stencil reference and occlusion queries, `prepare`,
+//! `render_once`, claimed groups, computes with constants.
 //!
 //! Invariants: no panic, no hang; every `Err` carries a `VGPU-` code; no uncaptured wgpu error
 //! after any frame; after the sequence, a new draw renders in a frame that succeeds.
@@ -17,9 +22,19 @@ use arbitrary::{Arbitrary, Unstructured};
 use libfuzzer_sys::fuzz_target;
 use vgpu::{
     BindingArg, Buffer, BufferDesc, Bundle, Compute, ComputeDesc, Draw, DrawDesc, DrawRange, Gpu,
-    PassDesc, Shader, SharedUniforms, Target, TargetDesc, Uniform, Value, value, wgpu,
+    Shader, SharedUniforms, Target, TargetDesc, Uniform, Value, value, wgpu,
 };
 use vgpu_fuzz::{FValue, check_err, fresh_gpu, ok_or_coded, printing};
+
+#[path = "api/pipelines.rs"]
+mod pipelines;
+
+use pipelines::{Constants, PassExtras, PassParts, RenderState, StateOp, TargetSpec};
+
+/// Render shaders: object, params, view, texture (this file), MRT and uint (`pipelines.rs`).
+const SHADERS: usize = 6;
+/// Targets the sequence cannot drop: color, color + depth, G-buffer, uint.
+const FIXED_TARGETS: usize = 4;
 
 const OBJECT_WGSL: &str = "
 struct Object { world: mat4x4f, color: vec4f }
@@ -267,13 +282,45 @@ enum PassOp {
         w: u8,
         h: u8,
     },
+    /// `draw_indirect`, `multi_draw_indirect` or `multi_draw_indirect_count` (by `kind % 3`)
+    /// from the user buffers (the vertex ones have `INDIRECT` too); offsets in words, some
+    /// misaligned.
+    DrawIndirect {
+        kind: u8,
+        draw: u8,
+        args: u8,
+        offset: u8,
+        count: u8,
+        count_buffer: u8,
+    },
+    /// Issue 31's calls inside a pass.
+    State(StateOp),
 }
 
 #[derive(Arbitrary, Debug)]
 struct PassSpec {
-    /// 0 color, 1 color + depth, 2.. the targets the ops made.
+    /// 0 color, 1 color + depth, 2 G-buffer, 3 uint, 4.. the targets the ops made.
     target: u8,
     ops: Vec<PassOp>,
+    extras: Option<PassExtras>,
+}
+
+/// [`Op::DrawScene`]: a new draw (shader, style) drawn at once after `ops` into a pass of
+/// `target` with `extras` (issue 31's state reaches a pass in few bytes): inside occlusion
+/// query `query` when given (of the pass's set, or of a new one of 1–5 queries), with a claimed
+/// group (`draw_with_offsets`) or indirectly from a new buffer holding draw arguments.
+#[derive(Arbitrary, Debug)]
+struct Scene {
+    shader: u8,
+    style: Style,
+    target: u8,
+    extras: Option<PassExtras>,
+    query: Option<u8>,
+    ops: Vec<PassOp>,
+    claim: Option<pipelines::ClaimSpec>,
+    /// Kind (`draw_indirect`, `multi_draw_indirect`, `multi_draw_indirect_count`), offset in
+    /// 16 bytes (odd: 2 bytes off), count.
+    indirect: Option<(u8, u8, u8)>,
 }
 
 /// Pipeline state of a new draw.
@@ -285,6 +332,7 @@ struct Style {
     alpha_to_coverage: bool,
     depth_compare: u8,
     depth_write: bool,
+    state: Option<RenderState>,
 }
 
 #[derive(Arbitrary, Debug)]
@@ -297,7 +345,8 @@ enum Op {
     },
     CloneDraw(u8),
     DropDraw(u8),
-    NewCompute,
+    /// `None`: the plain compute; `Some`: the override compute with these constants.
+    NewCompute(Option<Constants>),
     DropCompute(u8),
     NewBlock(Val),
     DropBlock(u8),
@@ -367,16 +416,56 @@ enum Op {
         fill: u8,
     },
     DropTexture(u8),
-    NewTarget {
-        width: u16,
-        height: u16,
-        format: u8,
-        depth: Option<u8>,
-        samples: u8,
-        color: bool,
-    },
+    NewTarget(TargetSpec),
+    DrawScene(Scene),
     DropTarget(u8),
     ReadBuffer(u8),
+    NewQueries(u8),
+    DropQueries(u8),
+    LatestQueries(u8),
+    /// `Draw::prepare` for a target's signature (read-only aspects per bits) or a made-up one.
+    Prepare {
+        draw: u8,
+        target: u8,
+        read_only: u8,
+        made: Option<TargetSpec>,
+    },
+    PrepareCompute(u8),
+    RenderOnce {
+        draw: u8,
+        target: u8,
+        load: bool,
+    },
+    ClaimGroup {
+        op: u8,
+        compute: bool,
+        group: u8,
+        dynamic: bool,
+    },
+    /// Entries (binding, user buffer, offset and size in 16 bytes).
+    CreateGroup {
+        op: u8,
+        compute: bool,
+        group: u8,
+        entries: Vec<(u8, u8, u8, Option<u8>)>,
+    },
+    SetGroup {
+        op: u8,
+        compute: bool,
+        group: u8,
+        bind: u8,
+    },
+    SetGroupOffsets {
+        op: u8,
+        compute: bool,
+        group: u8,
+        offsets: Vec<u8>,
+    },
+    ReadTarget {
+        target: u8,
+        index: u8,
+        how: u8,
+    },
 }
 
 /// Everything the ops create (mutated inside frame closures too).
@@ -390,8 +479,11 @@ struct Objs {
     textures: Vec<vgpu::Texture>,
     /// Samplers by (nearest, compare, repeat); made lazily.
     samplers: Vec<Option<vgpu::Sampler>>,
-    /// 0: color; 1: color + depth; then the ones the ops made.
+    /// 0: color; 1: color + depth; 2: G-buffer; 3: uint; then the ones the ops made.
     targets: Vec<Target>,
+    queries: Vec<vgpu::OcclusionQueries>,
+    /// Bind groups for claimed groups.
+    groups: Vec<wgpu::BindGroup>,
 }
 
 fn pick<T>(v: &[T], i: u8) -> Option<&T> {
@@ -482,8 +574,9 @@ impl Objs {
 
 struct World {
     gpu: Gpu,
-    shaders: [Shader; 4],
+    shaders: [Shader; SHADERS],
     compute_shader: Shader,
+    override_compute: Shader,
     color: Target,
     objs: Objs,
 }
@@ -498,14 +591,18 @@ fuzz_target!(|data: &[u8]| {
     }
     let gpu = fresh_gpu();
     let shader = |label: &str, src: &str| gpu.shader(label, src).expect("the api target's shaders");
+    let [mrt, uint] = pipelines::render_sources();
     let mut w = World {
         shaders: [
             shader("object", OBJECT_WGSL),
             shader("params", PARAMS_WGSL),
             shader("view", VIEW_WGSL),
             shader("texture", TEXTURE_WGSL),
+            shader("mrt", &mrt),
+            shader("uint", &uint),
         ],
         compute_shader: shader("compute", COMPUTE_WGSL),
+        override_compute: shader("override compute", pipelines::COMPUTE_OVERRIDE_WGSL),
         color: gpu.target(8, 8).expect("target"),
         objs: Objs::default(),
         gpu,
@@ -515,6 +612,7 @@ fuzz_target!(|data: &[u8]| {
         w.color.clone(),
         w.gpu.target_with(&depth).expect("depth target"),
     ];
+    w.objs.targets.extend(pipelines::fixed_targets(&w.gpu));
     w.objs.samplers = (0..8)
         .map(|i| {
             let mut desc = if i & 1 == 1 {
@@ -550,20 +648,21 @@ impl World {
 
     fn new_draw(
         gpu: &Gpu,
-        shaders: &[Shader; 4],
+        shaders: &[Shader; SHADERS],
         objs: &mut Objs,
         shader: u8,
         instances: u8,
         init: &Init,
         style: Option<&Style>,
     ) {
-        let kind = shader as usize % 4;
+        let kind = shader as usize % SHADERS;
         let s = &shaders[kind];
         let mut desc = DrawDesc {
             label: format!("draw{}", objs.draws.len()),
             instance_count: u32::from(instances % 4),
             ..Default::default()
         };
+        let mut expect_ok = Some(true);
         if let Some(st) = style {
             use wgpu::PrimitiveTopology as T;
             desc.topology = [
@@ -582,8 +681,21 @@ impl World {
                 [st.depth_compare as usize % 5];
             desc.depth.write = st.depth_write;
         }
+        match style.and_then(|st| st.state.as_ref()) {
+            Some(state) => expect_ok = state.apply(gpu, kind, &mut desc),
+            // The MRT shader's required override.
+            None if kind == pipelines::MRT => desc.constants = vec![("scale".to_owned(), 1.0)],
+            None => {}
+        }
         let r = gpu.draw(s, desc);
-        assert!(r.is_ok(), "creating a draw of a valid shader: {r:?}");
+        match (&r, expect_ok) {
+            (Err(e), Some(true)) => panic!("creating a draw of a valid shader: {e}"),
+            (Ok(_), Some(false)) => panic!("a draw with invalid constants or state was created"),
+            _ => {}
+        }
+        if !ok_or_coded("Gpu::draw", &r) {
+            return;
+        }
         let Ok(draw) = r else { return };
         init_draw(gpu, objs, &draw, kind, init);
         objs.draws.push(draw);
@@ -613,10 +725,13 @@ impl World {
                 }
             }
             Op::DropDraw(i) => remove(&mut objs.draws, *i),
-            Op::NewCompute => {
+            Op::NewCompute(None) => {
                 let r = gpu.compute(&self.compute_shader, ComputeDesc::default());
                 assert!(r.is_ok(), "creating a compute: {r:?}");
                 objs.computes.extend(r.ok());
+            }
+            Op::NewCompute(Some(constants)) => {
+                pipelines::new_compute(&gpu, &self.override_compute, objs, constants);
             }
             Op::DropCompute(i) => remove(&mut objs.computes, *i),
             Op::NewBlock(val) => {
@@ -696,11 +811,13 @@ impl World {
                 ok_or_coded("Compute::set", &c.set(name(*n), b));
             }
             Op::NewBuffer { words, usage } => {
-                let usage = match usage % 4 {
+                let usage = match usage % 6 {
                     0 => wgpu::BufferUsages::STORAGE,
                     1 => wgpu::BufferUsages::UNIFORM,
                     2 => wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::UNIFORM,
-                    _ => wgpu::BufferUsages::VERTEX,
+                    3 => wgpu::BufferUsages::VERTEX | wgpu::BufferUsages::INDIRECT,
+                    4 => wgpu::BufferUsages::INDIRECT,
+                    _ => wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::INDIRECT,
                 };
                 let desc = BufferDesc {
                     label: format!("buffer{}", objs.buffers.len()),
@@ -731,8 +848,8 @@ impl World {
                 let shaders = &self.shaders;
                 let r = gpu.frame(|f| {
                     for spec in passes.iter().take(3) {
-                        let target = pick(&objs.targets, spec.target).cloned().expect("targets");
-                        f.pass(PassDesc::new(&target), |p| {
+                        let parts = PassParts::new(objs, spec.target, spec.extras.as_ref());
+                        f.pass(parts.desc(spec.extras.as_ref()), |p| {
                             run_pass(&gpu, shaders, objs, p, &spec.ops);
                             Ok(())
                         })?;
@@ -747,9 +864,9 @@ impl World {
                     Ok(f) => f,
                     Err(e) => panic!("begin_frame with no frame open: {e}"),
                 };
-                let target = pick(&objs.targets, spec.target).cloned().expect("targets");
+                let parts = PassParts::new(objs, spec.target, spec.extras.as_ref());
                 let shaders = &self.shaders;
-                let r = frame.pass(PassDesc::new(&target), |p| {
+                let r = frame.pass(parts.desc(spec.extras.as_ref()), |p| {
                     run_pass(&gpu, shaders, objs, p, &spec.ops);
                     Ok(())
                 });
@@ -882,33 +999,23 @@ impl World {
                 }
             }
             Op::DropTexture(i) => remove(&mut objs.textures, *i),
-            Op::NewTarget {
-                width,
-                height,
-                format: f,
-                depth,
-                samples,
-                color,
-            } => {
-                let desc = TargetDesc {
-                    label: format!("target{}", objs.targets.len()),
-                    width: u32::from(*width % 40),
-                    height: u32::from(*height % 40),
-                    format: format(*f),
-                    color: *color,
-                    depth: depth.map(format),
-                    sample_count: [1, 4, 2, 8, 3][*samples as usize % 5],
-                };
+            Op::NewTarget(spec) => {
+                let desc = spec.desc(format!("target{}", objs.targets.len()));
                 let r = gpu.target_with(&desc);
+                if printing()
+                    && let Err(e) = &r
+                {
+                    eprintln!("Gpu::target_with({desc:?}): {e}");
+                }
                 if ok_or_coded("Gpu::target_with", &r) {
                     objs.targets.extend(r.ok());
                 }
                 self.no_uncaptured("creating a target");
             }
             Op::DropTarget(i) => {
-                // The first two stay.
-                if objs.targets.len() > 2 {
-                    let i = 2 + *i as usize % (objs.targets.len() - 2);
+                // The fixed ones stay.
+                if objs.targets.len() > FIXED_TARGETS {
+                    let i = FIXED_TARGETS + *i as usize % (objs.targets.len() - FIXED_TARGETS);
                     objs.targets.remove(i);
                 }
             }
@@ -921,7 +1028,157 @@ impl World {
                     self.no_uncaptured("reading a buffer");
                 }
             }
+            _ => self.apply_pipelines(op),
         }
+    }
+
+    /// [`Op::DrawScene`].
+    fn draw_scene(&mut self, scene: &Scene) {
+        let gpu = self.gpu.clone();
+        let objs = &mut self.objs;
+        let init = Init::Values {
+            color: [1.0; 4],
+            time: 0.0,
+        };
+        let before = objs.draws.len();
+        let style = Some(&scene.style);
+        Self::new_draw(&gpu, &self.shaders, objs, scene.shader, 1, &init, style);
+        let Some(draw) = objs.draws.get(before).cloned() else {
+            return;
+        };
+        // Draw arguments (3 vertices, 1 instance) that claimed groups can bind too.
+        let buffer = (scene.claim.is_some() || scene.indirect.is_some())
+            .then(|| pipelines::scene_buffer(&gpu))
+            .flatten();
+        let claimed = match (&scene.claim, &buffer) {
+            (Some(c), Some(b)) => Some(c.apply(objs, &draw, b)),
+            _ => None,
+        };
+        let extras = scene.extras.as_ref();
+        let mut parts = PassParts::new(objs, scene.target, extras);
+        if let Some(n) = scene.query
+            && parts.queries.is_none()
+        {
+            parts.queries = gpu.occlusion_queries("scene", 1 + u32::from(n % 5)).ok();
+        }
+        let shaders = &self.shaders;
+        let record = |p: &mut vgpu::Pass<'_>| match (&claimed, scene.indirect, &buffer) {
+            (Some((g, offsets)), _, _) => p.draw_with_offsets(&draw, *g, offsets),
+            (None, Some((kind, offset, count)), Some(a)) => {
+                let offset = u64::from(offset / 2) * 16 + u64::from(offset % 2) * 2;
+                let count = u32::from(count % 4);
+                match kind % 3 {
+                    0 => p.draw_indirect(&draw, a, offset),
+                    1 => p.multi_draw_indirect(&draw, a, offset, count),
+                    _ => p.multi_draw_indirect_count(&draw, a, offset, a, 0, count),
+                }
+            }
+            _ => p.draw(&draw),
+        };
+        let r = gpu.frame(|f| {
+            f.pass(parts.desc(extras), |p| {
+                run_pass(&gpu, shaders, objs, p, &scene.ops);
+                let r = match scene.query {
+                    Some(i) => p.occlusion_query(u32::from(i % 7), record),
+                    None => record(p),
+                };
+                ok_or_coded("Pass::draw (scene)", &r);
+                Ok(())
+            })
+        });
+        ok_or_coded("scene frame", &r);
+        self.no_uncaptured("a scene frame");
+        if let Some(q) = &parts.queries
+            && let Some(r) = q.latest()
+        {
+            assert_eq!(r.samples.len(), q.count() as usize, "{r:?}");
+        }
+    }
+
+    /// Issue 31's operations (`pipelines.rs`).
+    fn apply_pipelines(&mut self, op: &Op) {
+        let gpu = self.gpu.clone();
+        let objs = &mut self.objs;
+        match op {
+            Op::NewQueries(n) => pipelines::new_queries(&gpu, objs, *n),
+            Op::DropQueries(i) => pipelines::drop_queries(objs, *i),
+            Op::LatestQueries(i) => pipelines::latest(objs, *i),
+            Op::Prepare {
+                draw,
+                target,
+                read_only,
+                made,
+            } => {
+                if let Some(d) = pick(&objs.draws, *draw) {
+                    let sig = pipelines::signature(objs, *target, *read_only, made.as_ref());
+                    pipelines::prepare(&gpu, d, sig);
+                }
+            }
+            Op::PrepareCompute(i) => {
+                if let Some(c) = pick(&objs.computes, *i) {
+                    ok_or_coded("Compute::prepare", &c.prepare());
+                }
+            }
+            Op::RenderOnce { draw, target, load } => {
+                pipelines::render_once(&gpu, objs, *draw, *target, *load)
+            }
+            Op::ClaimGroup {
+                op,
+                compute,
+                group,
+                dynamic,
+            } => {
+                if let Some(c) = pipelines::operation(objs, *op, *compute) {
+                    c.claim(*group, *dynamic);
+                }
+            }
+            Op::CreateGroup {
+                op,
+                compute,
+                group,
+                entries,
+            } => {
+                // Cloned: the bind group goes into `objs`.
+                let draw = (!*compute)
+                    .then(|| pick(&objs.draws, *op).cloned())
+                    .flatten();
+                let comp = compute
+                    .then(|| pick(&objs.computes, *op).cloned())
+                    .flatten();
+                let c = match (&draw, &comp) {
+                    (Some(d), _) => pipelines::Claimant::Draw(d),
+                    (_, Some(c)) => pipelines::Claimant::Compute(c),
+                    _ => return,
+                };
+                c.create_group(objs, *group, entries);
+            }
+            Op::SetGroup {
+                op,
+                compute,
+                group,
+                bind,
+            } => {
+                if let Some(c) = pipelines::operation(objs, *op, *compute) {
+                    c.set_group(objs, *group, *bind);
+                }
+            }
+            Op::SetGroupOffsets {
+                op,
+                compute,
+                group,
+                offsets,
+            } => {
+                if let Some(c) = pipelines::operation(objs, *op, *compute) {
+                    c.set_offsets(*group, offsets);
+                }
+            }
+            Op::DrawScene(scene) => self.draw_scene(scene),
+            Op::ReadTarget { target, index, how } => {
+                pipelines::read_target(objs, *target, *index, *how)
+            }
+            _ => unreachable!("apply handles {op:?}"),
+        }
+        self.no_uncaptured("an issue-31 operation");
     }
 
     /// After the sequence: a new draw with fresh values renders, and an empty frame submits.
@@ -962,7 +1219,7 @@ impl World {
 
 fn run_pass(
     gpu: &Gpu,
-    shaders: &[Shader; 4],
+    shaders: &[Shader; SHADERS],
     objs: &mut Objs,
     p: &mut vgpu::Pass<'_>,
     ops: &[PassOp],
@@ -1018,12 +1275,58 @@ fn run_pass(
                 let (x, y) = (u32::from(x % 8), u32::from(y % 8));
                 p.set_scissor(x, y, u32::from(*w) % (9 - x), u32::from(*h) % (9 - y));
             }
+            PassOp::DrawIndirect {
+                kind,
+                draw,
+                args,
+                offset,
+                count,
+                count_buffer,
+            } => draw_indirect(
+                objs,
+                p,
+                *kind,
+                *draw,
+                (*args, *offset),
+                *count,
+                *count_buffer,
+            ),
+            PassOp::State(op) => pipelines::run_state_op(objs, p, op),
         }
     }
 }
 
-/// Sets every binding of a new draw of shader `kind` (0 object, 1 params, 2 view) per `init`.
+/// [`PassOp::DrawIndirect`]: the argument buffer is user buffer `args`, at `offset` words
+/// (odd `offset`s are off by 2 bytes: misaligned); `count` draws (at most 3); the count
+/// buffer (needs `MULTI_DRAW_INDIRECT_COUNT`, which the noop device lacks: a coded error).
+fn draw_indirect(
+    objs: &Objs,
+    p: &mut vgpu::Pass<'_>,
+    kind: u8,
+    draw: u8,
+    (args, offset): (u8, u8),
+    count: u8,
+    count_buffer: u8,
+) {
+    let (Some(d), Some(a)) = (pick(&objs.draws, draw), pick(&objs.buffers, args)) else {
+        return;
+    };
+    let offset = u64::from(offset / 2) * 4 + u64::from(offset % 2) * 2;
+    let count = u32::from(count % 4);
+    let r = match (kind % 3, pick(&objs.buffers, count_buffer)) {
+        (0, _) => p.draw_indirect(d, a, offset),
+        (2, Some(c)) => p.multi_draw_indirect_count(d, a, offset, c, 0, count),
+        _ => p.multi_draw_indirect(d, a, offset, count),
+    };
+    ok_or_coded("Pass::draw_indirect", &r);
+}
+
+/// Sets every binding of a new draw of shader `kind` (0 object, 1 params, 2 view, 3 texture;
+/// the MRT and uint shaders have none) per `init`.
 fn init_draw(gpu: &Gpu, objs: &mut Objs, draw: &Draw, kind: usize, init: &Init) {
+    if kind >= pipelines::MRT {
+        return;
+    }
     let m = [
         [1.0f32, 0.0, 0.0, 0.0],
         [0.0, 1.0, 0.0, 0.0],

@@ -19,6 +19,18 @@ pub enum PipelineError {
         /// The missing feature.
         feature: wgpu::Features,
     },
+    /// A draw blends into a color attachment whose format cannot blend.
+    #[error(
+        "VGPU-DRAW-BLEND: draw {label:?}: attachment {location} is {format:?}, which this device cannot blend; expected no blend for it (DrawDesc::colors) or a blendable format"
+    )]
+    Blend {
+        /// The draw's label.
+        label: String,
+        /// The attachment index.
+        location: u32,
+        /// Its format.
+        format: wgpu::TextureFormat,
+    },
     /// A state the adapter cannot honour (a downlevel capability GL and WebGL2 often lack).
     #[error(
         "VGPU-DOWNLEVEL-MISSING: draw {label:?}: {what} needs the adapter capability {flag:?}, which this adapter lacks (GL and WebGL2 often do)"
@@ -132,6 +144,7 @@ impl ErrorCode for PipelineError {
         match self {
             PipelineError::FeatureMissing { .. } => "VGPU-FEATURE-MISSING",
             PipelineError::DownlevelMissing { .. } => "VGPU-DOWNLEVEL-MISSING",
+            PipelineError::Blend { .. } => "VGPU-DRAW-BLEND",
             PipelineError::ColorOutput { .. } => "VGPU-DRAW-COLOR-OUTPUT",
             PipelineError::Stencil { .. } => "VGPU-DRAW-STENCIL",
             PipelineError::GroupUnknown { .. } => "VGPU-GROUP-UNKNOWN",
@@ -157,6 +170,12 @@ pub(crate) const CODES: &[CodeInfo] = &[
         variant: "PipelineError::DownlevelMissing",
         meaning: "A draw's state needs an adapter capability this adapter lacks (a depth bias clamp needs `DownlevelFlags::DEPTH_BIAS_CLAMP`, which GL and WebGL2 lack).",
         fix: "Leave the state out on such adapters (`gpu.context().adapter().get_downlevel_capabilities()` says which they have), or use another backend.",
+    },
+    CodeInfo {
+        code: "VGPU-DRAW-BLEND",
+        variant: "PipelineError::Blend",
+        meaning: "A draw blends into a color attachment whose format cannot blend on this device (`Rgba32Float` without `FLOAT32_BLENDABLE`, integer formats).",
+        fix: "Give that attachment no blend (`DrawDesc::colors[i].blend = None`), or use a blendable format such as `Rgba16Float`.",
     },
     CodeInfo {
         code: "VGPU-DRAW-COLOR-OUTPUT",

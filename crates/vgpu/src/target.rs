@@ -173,6 +173,7 @@ impl Gpu {
             }
         }
         self.check_color_budget(&desc.label, &desc.colors)?;
+        self.check_target_formats(desc)?;
         if let Some(d) = desc.depth.filter(|d| !d.is_depth_stencil_format()) {
             return Err(format_error(
                 "a depth attachment",
@@ -188,6 +189,39 @@ impl Gpu {
                 actual: "none".to_owned(),
             }
             .into());
+        }
+        Ok(())
+    }
+
+    /// `VGPU-TARGET-FORMAT` unless every format of `desc` is one the device was created for
+    /// (its required features) and supports `desc.sample_count` samples.
+    fn check_target_formats(&self, desc: &TargetDesc) -> Result<()> {
+        let features = self.ctx.features();
+        for &format in desc.colors.iter().chain(&desc.depth) {
+            let usage = if format.is_depth_stencil_format() {
+                "a depth attachment"
+            } else {
+                "a color attachment"
+            };
+            if !features.contains(format.required_features()) {
+                return Err(TargetError::Format {
+                    label: desc.label.clone(),
+                    usage,
+                    expected: "a format whose required features the device was created with",
+                    actual: format,
+                }
+                .into());
+            }
+            let flags = self.ctx.format_features(format).flags;
+            if !flags.sample_count_supported(desc.sample_count) {
+                return Err(TargetError::Format {
+                    label: desc.label.clone(),
+                    usage: "a multisampled attachment",
+                    expected: "a format that supports the sample count (1, and 4 for most renderable formats)",
+                    actual: format,
+                }
+                .into());
+            }
         }
         Ok(())
     }
@@ -599,9 +633,11 @@ impl Target {
     }
 }
 
-/// A view of `texture`'s depth aspect alone when its format also has stencil, else `view`.
+/// A view of `texture`'s depth aspect alone when its format has both depth and stencil, else
+/// `view` (a depth-only format; or `Stencil8`, which has no depth to sample).
 fn depth_aspect_view(texture: &wgpu::Texture, view: &wgpu::TextureView) -> wgpu::TextureView {
-    if !texture.format().has_stencil_aspect() {
+    let format = texture.format();
+    if !(format.has_stencil_aspect() && format.has_depth_aspect()) {
         return view.clone();
     }
     texture.create_view(&wgpu::TextureViewDescriptor {

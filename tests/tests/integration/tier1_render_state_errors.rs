@@ -335,3 +335,68 @@ fn texel_size_and_attachment_count() {
     assert_eq!(gbuffer.signature().color(), Some(F::Rgba8Unorm));
     assert_eq!(gbuffer.format(), F::Rgba8Unorm);
 }
+
+/// Blending into a format that cannot blend (an integer format) is `VGPU-DRAW-BLEND`, naming
+/// the draw, the attachment and its format; without blend the same draw records.
+#[test]
+fn blending_into_a_format_that_cannot_blend_is_refused() {
+    let gpu = Gpu::noop();
+    let target = gpu
+        .target_with(&TargetDesc::new(4, 4).format(F::Rgba8Uint))
+        .unwrap();
+    let uint = "@fragment fn fs_main() -> @location(0) vec4<u32> { return vec4<u32>(1u); }";
+    let blended = draw(&gpu, "blended ids", uint, |d| {
+        d.blend = Some(wgpu::BlendState::ALPHA_BLENDING);
+    });
+    let e = refused(&gpu, &target, &blended);
+    assert_eq!(e.code(), "VGPU-DRAW-BLEND", "{e}");
+    let text = e.to_string();
+    assert!(
+        text.contains("blended ids") && text.contains("Rgba8Uint"),
+        "{text}"
+    );
+    assert!(text.contains("attachment 0"), "{text}");
+    let plain = draw(&gpu, "plain ids", uint, |_| {});
+    gpu.frame(|f| f.pass(&target, |p| p.draw(&plain))).unwrap();
+}
+
+/// A sample count no format supports, and a format whose feature the device lacks, are
+/// `VGPU-TARGET-FORMAT` before any texture is made.
+#[test]
+fn unsupported_sample_counts_and_formats_are_refused() {
+    let gpu = Gpu::noop();
+    let before = gpu.stats().textures_created;
+    let e = gpu
+        .target_with(&TargetDesc::new(4, 4).samples(3))
+        .unwrap_err();
+    assert_eq!(e.code(), "VGPU-TARGET-FORMAT", "{e}");
+    assert!(e.to_string().contains("sample count"), "{e}");
+    let e = gpu
+        .target_with(&TargetDesc::new(4, 4).depth(F::Depth32FloatStencil8))
+        .unwrap_err();
+    assert_eq!(e.code(), "VGPU-TARGET-FORMAT", "{e}");
+    assert!(e.to_string().contains("Depth32FloatStencil8"), "{e}");
+    assert_eq!(gpu.stats().textures_created, before);
+    assert!(gpu.take_uncaptured_errors().is_empty());
+}
+
+/// A stencil-only target (`Stencil8`, found by the `api` fuzz target: it left an uncaptured
+/// wgpu error) is made without one, and a draw with the default depth state records into it:
+/// there is no depth to test, every fragment passes.
+#[test]
+fn a_stencil_only_target_takes_draws_with_the_default_depth_state() {
+    let gpu = Gpu::noop();
+    let target = gpu
+        .target_with(&TargetDesc::new(4, 4).depth(F::Stencil8))
+        .unwrap();
+    assert!(gpu.take_uncaptured_errors().is_empty());
+    let red = draw(
+        &gpu,
+        "red",
+        "@fragment fn fs_main() -> @location(0) vec4f { return vec4f(1.0, 0.0, 0.0, 1.0); }",
+        |_| {},
+    );
+    gpu.frame(|f| f.pass(&target, |p| p.draw(&red))).unwrap();
+    let errors = gpu.take_uncaptured_errors();
+    assert!(errors.is_empty(), "{errors:?}");
+}

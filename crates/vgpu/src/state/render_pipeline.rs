@@ -28,6 +28,7 @@ pub(crate) fn create_render_pipeline(
         .into());
     };
     let targets = color_targets(state, sig);
+    check_blendable(ctx, label, &targets)?;
     if fs.is_some() {
         check_color_outputs(label, &program.fragment_outputs, state, sig, &targets)?;
     }
@@ -122,10 +123,15 @@ fn depth_stencil(state: &RenderStateKey, sig: TargetSignature) -> Option<wgpu::D
         stencil.write_mask = 0;
     }
     let writes_depth = state.depth.write && !sig.depth_read_only && format.has_depth_aspect();
+    // A stencil-only format (`Stencil8`) has no depth to test against: every fragment passes.
+    let compare = match format.has_depth_aspect() {
+        true => state.depth.compare,
+        false => wgpu::CompareFunction::Always,
+    };
     Some(wgpu::DepthStencilState {
         format,
         depth_write_enabled: Some(writes_depth),
-        depth_compare: Some(state.depth.compare),
+        depth_compare: Some(compare),
         stencil,
         bias: wgpu::DepthBiasState {
             constant: state.depth.bias,
@@ -290,4 +296,28 @@ fn check_bias_clamp(
         flag,
     }
     .into())
+}
+
+/// `VGPU-DRAW-BLEND` when a color target blends into a format that cannot blend (`Rgba32Float`
+/// without `FLOAT32_BLENDABLE`, the integer formats, …).
+fn check_blendable(
+    ctx: &GpuContext,
+    label: &str,
+    targets: &[Option<wgpu::ColorTargetState>],
+) -> Result<()> {
+    for (i, t) in targets.iter().enumerate() {
+        let Some(t) = t.as_ref().filter(|t| t.blend.is_some()) else {
+            continue;
+        };
+        let flags = ctx.format_features(t.format).flags;
+        if !flags.contains(wgpu::TextureFormatFeatureFlags::BLENDABLE) {
+            return Err(PipelineError::Blend {
+                label: label.to_owned(),
+                location: i as u32,
+                format: t.format,
+            }
+            .into());
+        }
+    }
+    Ok(())
 }
