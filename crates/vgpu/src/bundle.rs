@@ -19,7 +19,7 @@ use crate::descriptors::{DrawRange, GpuId, TargetSignature};
 use crate::draw::Draw;
 use crate::error::{FrameError, Result, foreign_gpu};
 use crate::gpu::Gpu;
-use crate::pass_indirect::{ARGUMENTS, args_size, check_features, check_indirect_buffer};
+use crate::indirect_args::{ARGUMENTS, args_size, check_features, check_indirect_buffer};
 use crate::state::{BundleCmd, DrawCall, IndirectArgs, OpKey, PassBindings, encode_bundle};
 
 /// A draw recorded into a bundle, kept alive by it.

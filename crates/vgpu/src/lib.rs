@@ -94,6 +94,7 @@ mod error_codes;
 mod frame;
 mod gpu;
 mod gpu_options;
+mod indirect_args;
 mod indirect_error;
 #[doc(hidden)]
 pub mod inspect;

@@ -19,7 +19,6 @@ use vgpu_core::{DeviceError, GpuContext};
 use crate::descriptors::GpuId;
 use crate::error::{Result, foreign_gpu};
 use crate::gpu::Gpu;
-use crate::pass_occlusion::PassOcclusion;
 use crate::query_error::QueryError;
 
 /// Read-back buffers per set: a frame's results can be in flight while two more frames record.
@@ -476,6 +475,77 @@ impl FrameOcclusion {
             if let Some(slot) = slot {
                 q.inner.after_submit(slot, submitted);
             }
+        }
+    }
+}
+
+/// A pass's occlusion queries: the set, the query open, the queries begun.
+#[derive(Debug)]
+pub(crate) struct PassOcclusion {
+    queries: OcclusionQueries,
+    pub(crate) open: Option<u32>,
+    /// Bit `i` of word `i / 64`: query `i` was begun in this pass.
+    used: Vec<u64>,
+}
+
+impl PassOcclusion {
+    /// A pass's state for `queries`, with `used` all zero (one bit per query).
+    pub(crate) fn new(queries: OcclusionQueries, used: Vec<u64>) -> Self {
+        PassOcclusion {
+            queries,
+            open: None,
+            used,
+        }
+    }
+
+    /// The set and the queries the pass wrote.
+    pub(crate) fn into_parts(self) -> (OcclusionQueries, Vec<u64>) {
+        (self.queries, self.used)
+    }
+
+    /// The set's label, for errors.
+    pub(crate) fn set_label(&self) -> String {
+        self.queries.label().to_owned()
+    }
+
+    /// Checks that query `index` may begin; marks it begun and open.
+    pub(crate) fn begin(&mut self, index: u32) -> Result<()> {
+        let count = self.queries.count();
+        if index >= count {
+            return Err(QueryError::Index {
+                label: self.set_label(),
+                index,
+                count,
+            }
+            .into());
+        }
+        if let Some(open) = self.open {
+            return Err(QueryError::AlreadyOpen {
+                label: self.set_label(),
+                index,
+                open,
+            }
+            .into());
+        }
+        let (word, bit) = ((index / 64) as usize, 1u64 << (index % 64));
+        match self.used.get_mut(word) {
+            Some(w) if *w & bit != 0 => Err(QueryError::UsedTwice {
+                label: self.set_label(),
+                index,
+            }
+            .into()),
+            Some(w) => {
+                *w |= bit;
+                self.open = Some(index);
+                Ok(())
+            }
+            // `used` has one bit per query: unreachable for an index in range.
+            None => Err(QueryError::Index {
+                label: self.set_label(),
+                index,
+                count,
+            }
+            .into()),
         }
     }
 }

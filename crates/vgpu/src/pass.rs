@@ -26,7 +26,7 @@ pub struct Pass<'p> {
     /// What the pass has bound, while the binding inspector is on (`crate::inspect`).
     pub(crate) inspect: Option<Box<PassInspect>>,
     /// The pass's occlusion queries (`pass_occlusion.rs`), when its `PassDesc` gave a set.
-    pub(crate) occlusion: Option<&'p mut crate::pass_occlusion::PassOcclusion>,
+    pub(crate) occlusion: Option<&'p mut crate::occlusion::PassOcclusion>,
 }
 
 impl std::fmt::Debug for Pass<'_> {
@@ -192,7 +192,7 @@ pub(crate) fn record_pass(
     gpu: &Gpu,
     rpass: &mut wgpu::RenderPass<'static>,
     sig: TargetSignature,
-    occlusion: Option<&mut crate::pass_occlusion::PassOcclusion>,
+    occlusion: Option<&mut crate::occlusion::PassOcclusion>,
     record: impl FnOnce(&mut Pass<'_>) -> Result<()>,
 ) -> Result<()> {
     let held = gpu.shared.hold();

@@ -3,79 +3,8 @@
 //! `occlusion.rs`.
 
 use crate::error::Result;
-use crate::occlusion::OcclusionQueries;
 use crate::pass::Pass;
 use crate::query_error::QueryError;
-
-/// A pass's occlusion queries: the set, the query open, the queries begun.
-#[derive(Debug)]
-pub(crate) struct PassOcclusion {
-    queries: OcclusionQueries,
-    open: Option<u32>,
-    /// Bit `i` of word `i / 64`: query `i` was begun in this pass.
-    used: Vec<u64>,
-}
-
-impl PassOcclusion {
-    /// A pass's state for `queries`, with `used` all zero (one bit per query).
-    pub(crate) fn new(queries: OcclusionQueries, used: Vec<u64>) -> Self {
-        PassOcclusion {
-            queries,
-            open: None,
-            used,
-        }
-    }
-
-    /// The set and the queries the pass wrote.
-    pub(crate) fn into_parts(self) -> (OcclusionQueries, Vec<u64>) {
-        (self.queries, self.used)
-    }
-
-    fn label(&self) -> String {
-        self.queries.label().to_owned()
-    }
-
-    /// Checks that query `index` may begin; marks it begun and open.
-    fn begin(&mut self, index: u32) -> Result<()> {
-        let count = self.queries.count();
-        if index >= count {
-            return Err(QueryError::Index {
-                label: self.label(),
-                index,
-                count,
-            }
-            .into());
-        }
-        if let Some(open) = self.open {
-            return Err(QueryError::AlreadyOpen {
-                label: self.label(),
-                index,
-                open,
-            }
-            .into());
-        }
-        let (word, bit) = ((index / 64) as usize, 1u64 << (index % 64));
-        match self.used.get_mut(word) {
-            Some(w) if *w & bit != 0 => Err(QueryError::UsedTwice {
-                label: self.label(),
-                index,
-            }
-            .into()),
-            Some(w) => {
-                *w |= bit;
-                self.open = Some(index);
-                Ok(())
-            }
-            // `used` has one bit per query: unreachable for an index in range.
-            None => Err(QueryError::Index {
-                label: self.label(),
-                index,
-                count,
-            }
-            .into()),
-        }
-    }
-}
 
 impl Pass<'_> {
     /// Begins occlusion query `index` of the pass's set ([`PassDesc::occlusion`](crate::PassDesc)):
@@ -101,7 +30,7 @@ impl Pass<'_> {
         };
         if occlusion.open.take().is_none() {
             return Err(QueryError::NotOpen {
-                label: occlusion.label(),
+                label: occlusion.set_label(),
             }
             .into());
         }
@@ -146,7 +75,7 @@ impl Pass<'_> {
         let Some(index) = occlusion.open.take() else {
             return result;
         };
-        let label = occlusion.label();
+        let label = occlusion.set_label();
         self.rpass.end_occlusion_query();
         result.and(Err(QueryError::Unclosed { label, index }.into()))
     }

@@ -20,6 +20,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use smallvec::SmallVec;
 
 use super::State;
+use super::claimed_group::ClaimedGroup;
 use super::command_sink::MAX_DYNAMIC;
 use super::memo::PipelineMemo;
 use super::operation::{BindingContent, OpKey, Operation, OperationKind};
@@ -31,40 +32,6 @@ use crate::pipeline_error::PipelineError;
 /// from below `BoundGroup::NONE` (`u64::MAX`), never the id of a bind-group cache's group
 /// (those count up from 1).
 static NEXT_CALLER_GROUP: AtomicU64 = AtomicU64::new(u64::MAX - 1);
-
-/// One group an operation claimed.
-#[derive(Debug)]
-pub(crate) struct ClaimedGroup {
-    group: u32,
-    dynamic: bool,
-    /// The layout handed out.
-    layout: wgpu::BindGroupLayout,
-    /// The alignment of each dynamic offset, in binding order (empty without dynamic offsets).
-    alignments: SmallVec<[u32; 2]>,
-    /// The caller's bind group, with its id in what a pass has bound.
-    bind_group: Option<(u64, wgpu::BindGroup)>,
-    /// The dynamic offsets the next record binds (the first `alignments.len()`).
-    offsets: [u32; MAX_DYNAMIC],
-}
-
-impl ClaimedGroup {
-    /// What recording sets at this group: the caller's bind group (its id and the group), its
-    /// dynamic offsets and how many; `VGPU-GROUP-UNSET` while the caller attached none.
-    #[inline]
-    pub(crate) fn bound(
-        &self,
-        label: &str,
-    ) -> Result<(u64, &wgpu::BindGroup, &[u32; MAX_DYNAMIC], usize)> {
-        match &self.bind_group {
-            Some((id, group)) => Ok((*id, group, &self.offsets, self.alignments.len())),
-            None => Err(PipelineError::GroupUnset {
-                label: label.to_owned(),
-                group: self.group,
-            }
-            .into()),
-        }
-    }
-}
 
 impl Operation {
     /// The claim of group `group`, if the caller claimed it.

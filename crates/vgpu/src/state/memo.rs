@@ -81,14 +81,14 @@ pub(crate) enum MemoExtra {
     Values(ValuePages),
     /// A group the caller claimed (`claim.rs`): recording sets the caller's bind group, never
     /// this memo's.
-    Claimed(Box<super::claim::ClaimedGroup>),
+    Claimed(Box<super::claimed_group::ClaimedGroup>),
 }
 
 impl GroupMemo {
     /// The caller's group, when this group is claimed (`claim.rs`; the full path's first
     /// question per group).
     #[inline(always)]
-    pub(crate) fn claimed(&self) -> Option<&super::claim::ClaimedGroup> {
+    pub(crate) fn claimed(&self) -> Option<&super::claimed_group::ClaimedGroup> {
         match self.extra.as_deref() {
             Some(MemoExtra::Claimed(c)) => Some(c),
             _ => None,
@@ -96,7 +96,7 @@ impl GroupMemo {
     }
 
     /// [`claimed`](Self::claimed), mutably.
-    pub(crate) fn claimed_mut(&mut self) -> Option<&mut super::claim::ClaimedGroup> {
+    pub(crate) fn claimed_mut(&mut self) -> Option<&mut super::claimed_group::ClaimedGroup> {
         match self.extra.as_deref_mut() {
             Some(MemoExtra::Claimed(c)) => Some(c),
             _ => None,
@@ -104,7 +104,7 @@ impl GroupMemo {
     }
 
     /// Claims the group (`claim.rs`): forgets what the memo held.
-    pub(crate) fn set_claimed(&mut self, claimed: super::claim::ClaimedGroup) {
+    pub(crate) fn set_claimed(&mut self, claimed: super::claimed_group::ClaimedGroup) {
         *self = GroupMemo {
             extra: Some(Box::new(MemoExtra::Claimed(Box::new(claimed)))),
             ..GroupMemo::default()

@@ -16,7 +16,9 @@ mod assign;
 mod binding_input;
 mod blocks;
 mod claim;
+mod claimed_group;
 mod command_sink;
+mod compute_info;
 mod compute_pipeline;
 pub(crate) mod inspect;
 mod lock;
@@ -42,7 +44,7 @@ use vgpu_uniforms::{BufferKey, EngineConfig, OwnerKey, UniformEngine};
 
 pub(crate) use binding_input::{BindingInput, BufferInput, SamplerInput, ViewInput, ViewOwner};
 pub(crate) use command_sink::{BundleCmd, DrawCall, IndirectArgs, encode_bundle};
-pub(crate) use compute_pipeline::{ComputeInfo, ComputePipelineKey, ConstantSet};
+pub(crate) use compute_info::{ComputeInfo, ComputePipelineKey, ConstantSet};
 pub(crate) use inspect::{InspectRecorder, PassInspect};
 pub(crate) use lock::{HeldState, SharedState};
 pub(crate) use operation::{

@@ -213,7 +213,7 @@ pub(crate) enum OperationKind {
     Render(RenderInfo),
     /// A compute dispatch: its constant set, and its pipeline once made (boxed: the record of
     /// a draw stays compact).
-    Compute(Box<super::compute_pipeline::ComputeInfo>),
+    Compute(Box<super::compute_info::ComputeInfo>),
 }
 
 /// Per-operation state kept in the `Gpu` state. `repr(C)`: the fast record comes first and the
