@@ -288,7 +288,11 @@ impl OcclusionRecord {
             match self.signal.get(i) {
                 READY => {
                     let newer = latest.as_ref().is_none_or(|l| l.frame_index < slot.frame);
-                    if newer && let Ok(view) = slot.buffer.slice(..).get_mapped_range() {
+                    // (No `let` chain: the workspace's MSRV is 1.87.)
+                    let view = newer
+                        .then(|| slot.buffer.slice(..).get_mapped_range().ok())
+                        .flatten();
+                    if let Some(view) = view {
                         let results = latest.get_or_insert_with(Default::default);
                         results.frame_index = slot.frame;
                         results.samples.clear();
@@ -399,9 +403,10 @@ impl OcclusionRecord {
 /// Writes the samples of the queries in `used` from the mapped `view` (little-endian `u64`s).
 fn store_samples(samples: &mut [u64], view: &[u8], used: &[u64]) {
     for (i, out) in samples.iter_mut().enumerate() {
-        if used.get(i / 64).is_some_and(|w| w & (1 << (i % 64)) != 0)
-            && let Some(bytes) = view.get(8 * i..8 * i + 8)
-        {
+        if !used.get(i / 64).is_some_and(|w| w & (1 << (i % 64)) != 0) {
+            continue;
+        }
+        if let Some(bytes) = view.get(8 * i..8 * i + 8) {
             let mut b = [0; 8];
             b.copy_from_slice(bytes);
             *out = u64::from_le_bytes(b);
