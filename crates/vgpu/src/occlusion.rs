@@ -403,7 +403,7 @@ impl OcclusionRecord {
 /// Writes the samples of the queries in `used` from the mapped `view` (little-endian `u64`s).
 fn store_samples(samples: &mut [u64], view: &[u8], used: &[u64]) {
     for (i, out) in samples.iter_mut().enumerate() {
-        if !used.get(i / 64).is_some_and(|w| w & (1 << (i % 64)) != 0) {
+        if used.get(i / 64).is_none_or(|w| w & (1 << (i % 64)) == 0) {
             continue;
         }
         if let Some(bytes) = view.get(8 * i..8 * i + 8) {
