@@ -14,7 +14,8 @@ use crate::op_handle::OpHandle;
 use crate::pipeline_error::PipelineError;
 use crate::shader::Shader;
 use crate::state::{
-    IndexBinding, OperationKind, Program, RenderInfo, RenderStateKey, Stages, VertexBinding,
+    ConstantSet, IndexBinding, OperationKind, Program, RenderInfo, RenderStateKey, Stages,
+    VertexBinding,
 };
 use crate::typed::Uniform;
 use crate::typed_binding::TypedBinding;
@@ -323,22 +324,13 @@ fn render_state_key(desc: &DrawDesc, constants: Vec<(String, f64)>) -> RenderSta
         unclipped_depth: desc.unclipped_depth,
         multisample_mask: desc.multisample_mask,
         alpha_to_coverage: desc.alpha_to_coverage,
-        constants: constant_key(constants),
+        constants: ConstantSet::new(constants),
         vertex_layouts: desc
             .vertex_buffers
             .iter()
             .map(|v| (v.stride, v.step_mode, v.attributes.clone()))
             .collect(),
     }
-}
-
-/// The constants of a pipeline key (checked and in declaration order, as
-/// `vgpu_core::Shader::pipeline_constants` gives them), values as bits: hashable.
-fn constant_key(constants: Vec<(String, f64)>) -> Vec<(String, u64)> {
-    constants
-        .into_iter()
-        .map(|(k, v)| (k, v.to_bits()))
-        .collect()
 }
 
 impl Gpu {

@@ -96,3 +96,31 @@ impl Drop for OpHandle {
         self.shared.with(|st| st.release_op(key));
     }
 }
+
+/// The claimed-group calls of an operation, shared by `Draw` and `Compute` (their public forms
+/// and documentation are in `claim/`).
+impl OpHandle {
+    pub(crate) fn claim_group(&self, group: u32, dynamic: bool) -> Result<wgpu::BindGroupLayout> {
+        let key = self.key;
+        self.with_state(|st| st.claim_group(key, group, dynamic))
+    }
+
+    pub(crate) fn set_group(&self, group: u32, bind_group: &wgpu::BindGroup) -> Result<()> {
+        let key = self.key;
+        self.with_state(|st| st.set_claimed_group(key, group, bind_group))
+    }
+
+    pub(crate) fn set_group_offsets(&self, group: u32, offsets: &[u32]) -> Result<()> {
+        let key = self.key;
+        self.with_state(|st| st.set_claimed_offsets(key, group, offsets))
+    }
+
+    pub(crate) fn create_group(
+        &self,
+        group: u32,
+        entries: &[wgpu::BindGroupEntry<'_>],
+    ) -> Result<wgpu::BindGroup> {
+        let key = self.key;
+        self.with_state(|st| st.create_claimed_group(key, group, entries))
+    }
+}

@@ -11,24 +11,18 @@ impl Compute {
     /// [`Draw::claim_group`](crate::Draw::claim_group) for a compute: the caller provides bind
     /// group `group` from now on.
     pub fn claim_group(&self, group: u32, dynamic: bool) -> Result<wgpu::BindGroupLayout> {
-        let key = self.inner.key;
-        self.inner
-            .with_state(|st| st.claim_group(key, group, dynamic))
+        self.inner.claim_group(group, dynamic)
     }
 
     /// [`Draw::set_group`](crate::Draw::set_group) for a compute.
     pub fn set_group(&self, group: u32, bind_group: &wgpu::BindGroup) -> Result<()> {
-        let key = self.inner.key;
-        self.inner
-            .with_state(|st| st.set_claimed_group(key, group, bind_group))
+        self.inner.set_group(group, bind_group)
     }
 
     /// [`Draw::set_group_offsets`](crate::Draw::set_group_offsets) for a compute: the offsets of
     /// the next dispatches.
     pub fn set_group_offsets(&self, group: u32, offsets: &[u32]) -> Result<()> {
-        let key = self.inner.key;
-        self.inner
-            .with_state(|st| st.set_claimed_offsets(key, group, offsets))
+        self.inner.set_group_offsets(group, offsets)
     }
 
     /// [`Draw::create_group`](crate::Draw::create_group) for a compute.
@@ -37,9 +31,7 @@ impl Compute {
         group: u32,
         entries: &[wgpu::BindGroupEntry<'_>],
     ) -> Result<wgpu::BindGroup> {
-        let key = self.inner.key;
-        self.inner
-            .with_state(|st| st.create_claimed_group(key, group, entries))
+        self.inner.create_group(group, entries)
     }
 }
 

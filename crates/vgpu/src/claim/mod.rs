@@ -63,9 +63,7 @@ impl Draw {
     /// # Ok::<(), vgpu::Error>(())
     /// ```
     pub fn claim_group(&self, group: u32, dynamic: bool) -> Result<wgpu::BindGroupLayout> {
-        let key = self.inner.key;
-        self.inner
-            .with_state(|st| st.claim_group(key, group, dynamic))
+        self.inner.claim_group(group, dynamic)
     }
 
     /// Attaches the caller's bind group to claimed group `group` (made from the layout
@@ -74,9 +72,7 @@ impl Draw {
     /// the pass is validated). Attaching another bind group makes bundles recorded before refuse
     /// to replay (`VGPU-BUNDLE-STALE`). `VGPU-GROUP-NOT-CLAIMED` for a group vgpu manages.
     pub fn set_group(&self, group: u32, bind_group: &wgpu::BindGroup) -> Result<()> {
-        let key = self.inner.key;
-        self.inner
-            .with_state(|st| st.set_claimed_group(key, group, bind_group))
+        self.inner.set_group(group, bind_group)
     }
 
     /// The dynamic offsets claimed group `group` is recorded with from now on (until given
@@ -85,9 +81,7 @@ impl Draw {
     /// without dynamic offsets takes none). Offsets start at 0. That an offset plus the bound
     /// size stays inside the caller's buffer is left to wgpu.
     pub fn set_group_offsets(&self, group: u32, offsets: &[u32]) -> Result<()> {
-        let key = self.inner.key;
-        self.inner
-            .with_state(|st| st.set_claimed_offsets(key, group, offsets))
+        self.inner.set_group_offsets(group, offsets)
     }
 
     /// A bind group for claimed group `group`, made from the layout handed out once `entries`
@@ -100,9 +94,7 @@ impl Draw {
         group: u32,
         entries: &[wgpu::BindGroupEntry<'_>],
     ) -> Result<wgpu::BindGroup> {
-        let key = self.inner.key;
-        self.inner
-            .with_state(|st| st.create_claimed_group(key, group, entries))
+        self.inner.create_group(group, entries)
     }
 }
 

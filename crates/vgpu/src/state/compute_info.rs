@@ -1,5 +1,6 @@
-//! What a compute operation holds of its own ([`ComputeInfo`]): its override values
-//! ([`ConstantSet`]) and its pipeline once made; and the key of the compute pipeline cache.
+//! Override values as pipelines are keyed by them ([`ConstantSet`]: a render state's and a
+//! compute's), what a compute operation holds of its own ([`ComputeInfo`]: its values and its
+//! pipeline once made), and the key of the compute pipeline cache.
 
 use std::sync::Arc;
 

@@ -37,8 +37,8 @@ pub(crate) struct RenderStateKey {
     pub(crate) unclipped_depth: bool,
     pub(crate) multisample_mask: u64,
     pub(crate) alpha_to_coverage: bool,
-    /// Override constants by name (or `@id`), values as `f64` bits, sorted by key.
-    pub(crate) constants: Vec<(String, u64)>,
+    /// Override constants, as checked and normalized for wgpu (the compute cache's key type).
+    pub(crate) constants: super::compute_info::ConstantSet,
     pub(crate) vertex_layouts: Vec<(u64, wgpu::VertexStepMode, Vec<wgpu::VertexAttribute>)>,
 }
 

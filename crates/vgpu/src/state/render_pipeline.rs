@@ -46,11 +46,7 @@ pub(crate) fn create_render_pipeline(
             })
         })
         .collect();
-    let constants: Vec<(&str, f64)> = state
-        .constants
-        .iter()
-        .map(|(k, bits)| (k.as_str(), f64::from_bits(*bits)))
-        .collect();
+    let constants = state.constants.for_wgpu();
     let compilation_options = wgpu::PipelineCompilationOptions {
         constants: &constants,
         ..Default::default()
