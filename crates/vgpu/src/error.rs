@@ -187,6 +187,12 @@ pub enum Error {
     /// Occlusion queries.
     #[error(transparent)]
     Query(Box<crate::query_error::QueryError>),
+    /// Textures: kinds, views, writes, read-back, mipmaps.
+    #[error(transparent)]
+    Texture(Box<crate::texture_error::TextureError>),
+    /// Image files decoded into textures (the `image` feature).
+    #[error(transparent)]
+    Image(Box<crate::image_error::ImageError>),
 }
 
 macro_rules! boxed_from {
@@ -212,6 +218,8 @@ boxed_from! {
     Pipeline(crate::pipeline_error::PipelineError),
     Indirect(crate::indirect_error::IndirectError),
     Query(crate::query_error::QueryError),
+    Texture(crate::texture_error::TextureError),
+    Image(crate::image_error::ImageError),
 }
 
 impl From<vgpu_uniforms::UniformsError> for Error {
@@ -255,6 +263,8 @@ impl ErrorCode for Error {
             Error::Pipeline(e) => e.code(),
             Error::Indirect(e) => e.code(),
             Error::Query(e) => e.code(),
+            Error::Texture(e) => e.code(),
+            Error::Image(e) => e.code(),
         }
     }
 }
@@ -289,6 +299,8 @@ impl std::fmt::Debug for Error {
             Error::Pipeline(e) => e,
             Error::Indirect(e) => e,
             Error::Query(e) => e,
+            Error::Texture(e) => e,
+            Error::Image(e) => e,
         };
         f.debug_struct("Error")
             .field("message", &format_args!("{message}"))
@@ -385,6 +397,22 @@ impl Error {
     /// The occlusion-query error, if this is one.
     pub fn as_query(&self) -> Option<&crate::query_error::QueryError> {
         if let Error::Query(e) = self {
+            Some(e)
+        } else {
+            None
+        }
+    }
+    /// The texture error, if this is one.
+    pub fn as_texture(&self) -> Option<&crate::texture_error::TextureError> {
+        if let Error::Texture(e) = self {
+            Some(e)
+        } else {
+            None
+        }
+    }
+    /// The image-file error, if this is one.
+    pub fn as_image(&self) -> Option<&crate::image_error::ImageError> {
+        if let Error::Image(e) = self {
             Some(e)
         } else {
             None

@@ -121,6 +121,8 @@ mod target;
 mod target_desc;
 mod target_signature;
 mod texture;
+mod texture_error;
+mod image_error;
 #[cfg(not(target_arch = "wasm32"))]
 mod thread_safety;
 mod typed;
@@ -162,6 +164,8 @@ pub use target::Target;
 pub use target_desc::TargetDesc;
 pub use target_signature::{ColorFormats, MAX_COLOR_ATTACHMENTS, TargetSignature};
 pub use texture::{Texture, TextureDesc};
+pub use texture_error::TextureError;
+pub use image_error::ImageError;
 pub use typed::{MemoryIsWgsl, Uniform};
 pub use typed_binding::TypedBinding;
 pub use typed_ref::TypedRef;

@@ -19,6 +19,20 @@ pub struct TextureDesc {
     pub format: wgpu::TextureFormat,
     /// Extra usages beyond `TEXTURE_BINDING | COPY_DST | COPY_SRC` (e.g. `STORAGE_BINDING`).
     pub usage: wgpu::TextureUsages,
+    /// 1D, 2D or 3D. Default 2D.
+    pub dimension: wgpu::TextureDimension,
+    /// Array layers (2D: 6 for a cube, 6·n for a cube array) or depth (3D). Default 1.
+    pub depth_or_array_layers: u32,
+    /// Mip levels (1 = none; at most `floor(log2(max side)) + 1`). Default 1.
+    pub mip_level_count: u32,
+    /// Samples per texel (1 or 4). Default 1.
+    pub sample_count: u32,
+    /// The dimension of the default view (what a binding of the texture binds): `None` picks it
+    /// from the texture (`D2Array` for a 2D texture of several layers). `Some(Cube)` makes a
+    /// 6-layer texture bind as `texture_cube`.
+    pub view_dimension: Option<wgpu::TextureViewDimension>,
+    /// Other formats views of the texture may have (sRGB ↔ linear of one format).
+    pub view_formats: Vec<wgpu::TextureFormat>,
 }
 
 impl Default for TextureDesc {
@@ -29,6 +43,12 @@ impl Default for TextureDesc {
             height: 1,
             format: wgpu::TextureFormat::Rgba8Unorm,
             usage: wgpu::TextureUsages::empty(),
+            dimension: wgpu::TextureDimension::D2,
+            depth_or_array_layers: 1,
+            mip_level_count: 1,
+            sample_count: 1,
+            view_dimension: None,
+            view_formats: Vec::new(),
         }
     }
 }
@@ -49,19 +69,22 @@ impl Gpu {
             size: wgpu::Extent3d {
                 width: desc.width,
                 height: desc.height,
-                depth_or_array_layers: 1,
+                depth_or_array_layers: desc.depth_or_array_layers,
             },
-            mip_level_count: 1,
-            sample_count: 1,
-            dimension: wgpu::TextureDimension::D2,
+            mip_level_count: desc.mip_level_count,
+            sample_count: desc.sample_count,
+            dimension: desc.dimension,
             format: desc.format,
             usage: wgpu::TextureUsages::TEXTURE_BINDING
                 | wgpu::TextureUsages::COPY_DST
                 | wgpu::TextureUsages::COPY_SRC
                 | desc.usage,
-            view_formats: &[],
+            view_formats: &desc.view_formats,
         })?;
-        let view = texture.create_view(&Default::default());
+        let view = texture.create_view(&wgpu::TextureViewDescriptor {
+            dimension: desc.view_dimension,
+            ..Default::default()
+        });
         Ok(Texture {
             inner: Arc::new(TextureRecord {
                 texture,

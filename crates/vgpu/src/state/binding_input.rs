@@ -55,7 +55,9 @@ pub(crate) enum ViewOwner<'a> {
 /// A texture view to bind.
 #[derive(Clone, Debug)]
 pub(crate) struct ViewInput<'a> {
-    pub(crate) view: &'a wgpu::TextureView,
+    /// Borrowed from a handle, or a clone (an `Arc` count) where the handle's views can change
+    /// (a target that may be resized).
+    pub(crate) view: std::borrow::Cow<'a, wgpu::TextureView>,
     pub(crate) format: Option<wgpu::TextureFormat>,
     pub(crate) samples: u32,
     pub(crate) owner: ViewOwner<'a>,

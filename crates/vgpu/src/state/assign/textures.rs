@@ -30,7 +30,7 @@ impl State {
                 "a view of a texture without {need:?} usage (it has {usage:?})"
             )));
         }
-        let res = self.bind.register_texture_view(input.view, "texture view");
+        let res = self.bind.register_texture_view(&input.view, "texture view");
         let held = match input.owner {
             ViewOwner::Raw => HeldResource::None,
             ViewOwner::Texture(r) => HeldResource::Texture(r.clone()),

@@ -1,6 +1,11 @@
 //! [`BindingArg`]: what a binding is given (a value, a shared uniforms block, a buffer, a
 //! texture, a sampler), and its lowering to the state's `BindingInput`.
 
+mod target_views;
+mod texture_views;
+
+use std::borrow::Cow;
+
 use vgpu_core::Label;
 use vgpu_core::Value;
 
@@ -14,6 +19,8 @@ use crate::texture::Texture;
 use crate::typed::Uniform;
 use crate::typed_ref::TypedRef;
 use crate::uniforms::SharedUniforms;
+use target_views::lower_target_view;
+use texture_views::lower_texture_view;
 
 /// What a binding is given: a value, a shared uniforms block, a buffer, a texture or a sampler
 /// (what [`Draw::set`](crate::Draw::set) accepts). Built through `From` conversions, so you pass
@@ -135,14 +142,12 @@ impl BindingArg<'_> {
                 record: None,
                 label: "wgpu buffer binding",
             }),
-            BindingArg::Texture(t) => lower_view(ViewSource::Texture(t), check)?,
-            BindingArg::TargetColor(t) => lower_view(ViewSource::TargetColor(t, 0), check)?,
-            BindingArg::TargetColorAt(t, i) => {
-                lower_view(ViewSource::TargetColor(t, *i as usize), check)?
-            }
-            BindingArg::TargetDepth(t) => lower_view(ViewSource::TargetDepth(t), check)?,
+            BindingArg::Texture(t) => lower_texture_view(t, check)?,
+            BindingArg::TargetColor(t) => lower_target_view(t, Some(0), check)?,
+            BindingArg::TargetColorAt(t, i) => lower_target_view(t, Some(*i as usize), check)?,
+            BindingArg::TargetDepth(t) => lower_target_view(t, None, check)?,
             BindingArg::RawView(view) => BindingInput::View(ViewInput {
-                view,
+                view: Cow::Borrowed(view),
                 format: Some(view.texture().format()),
                 samples: view.texture().sample_count(),
                 owner: ViewOwner::Raw,
@@ -160,63 +165,6 @@ impl BindingArg<'_> {
             }
         })
     }
-}
-
-/// The vgpu handles a view is taken from.
-enum ViewSource<'a> {
-    Texture(&'a Texture),
-    TargetColor(&'a Target, usize),
-    TargetDepth(&'a Target),
-}
-
-/// A vgpu texture's or a target's view, after the `Gpu` check.
-fn lower_view<'a>(
-    source: ViewSource<'a>,
-    check: impl Fn(GpuId, &'static str, &str) -> Result<()>,
-) -> Result<BindingInput<'a>> {
-    Ok(match source {
-        ViewSource::Texture(t) => {
-            check(t.inner.gpu, "texture", &t.inner.label)?;
-            BindingInput::View(ViewInput {
-                view: &t.inner.view,
-                format: Some(t.format()),
-                samples: 1,
-                owner: ViewOwner::Texture(&t.inner),
-                what: "a texture",
-            })
-        }
-        ViewSource::TargetColor(t, index) => {
-            check(t.inner.gpu, "target", &t.inner.label)?;
-            match t.color_view_at(index) {
-                Some(view) => BindingInput::View(ViewInput {
-                    view,
-                    format: t.color_texture_at(index).map(|c| c.format()),
-                    samples: 1,
-                    owner: ViewOwner::Target(&t.inner),
-                    what: "a target's color texture",
-                }),
-                None if t.color_count() == 0 => {
-                    BindingInput::Unusable("a depth-only target's color (it has none)")
-                }
-                None => BindingInput::Unusable("a color attachment index past the target's last"),
-            }
-        }
-        ViewSource::TargetDepth(t) => {
-            check(t.inner.gpu, "target", &t.inner.label)?;
-            match (t.depth_sample_view(), t.depth_texture()) {
-                (Some(view), Some(tex)) => BindingInput::View(ViewInput {
-                    view,
-                    format: tex
-                        .format()
-                        .aspect_specific_format(wgpu::TextureAspect::DepthOnly),
-                    samples: tex.sample_count(),
-                    owner: ViewOwner::Target(&t.inner),
-                    what: "a target's depth texture",
-                }),
-                _ => BindingInput::Unusable("a target without depth"),
-            }
-        }
-    })
 }
 
 impl<'a, T: Uniform> From<&'a T> for BindingArg<'a> {

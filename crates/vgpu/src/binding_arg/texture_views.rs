@@ -1,0 +1,23 @@
+//! Lowering a vgpu texture (or a view of one) to the view a binding takes.
+
+use std::borrow::Cow;
+
+use crate::descriptors::GpuId;
+use crate::error::Result;
+use crate::state::{BindingInput, ViewInput, ViewOwner};
+use crate::texture::Texture;
+
+/// A vgpu texture's default view, after the `Gpu` check.
+pub(super) fn lower_texture_view<'a>(
+    t: &'a Texture,
+    check: impl Fn(GpuId, &'static str, &str) -> Result<()>,
+) -> Result<BindingInput<'a>> {
+    check(t.inner.gpu, "texture", &t.inner.label)?;
+    Ok(BindingInput::View(ViewInput {
+        view: Cow::Borrowed(&t.inner.view),
+        format: Some(t.format()),
+        samples: 1,
+        owner: ViewOwner::Texture(&t.inner),
+        what: "a texture",
+    }))
+}
