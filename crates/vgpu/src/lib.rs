@@ -94,6 +94,7 @@ mod error_codes;
 mod frame;
 mod gpu;
 mod gpu_options;
+mod half_float;
 mod indirect_args;
 mod indirect_error;
 #[doc(hidden)]
