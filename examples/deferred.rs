@@ -448,10 +448,10 @@ fn run() -> Result<(), Box<dyn std::error::Error>> {
     // The final image's color with the G-buffer's depth and stencil.
     let lit = gpu.target_for_view(
         "lit",
-        image
+        &image
             .color_view()
             .ok_or("the final image has a color view")?,
-        gbuffer.depth_view(),
+        gbuffer.depth_view().as_ref(),
     )?;
     let draws = draws(&gpu, &gbuffer)?;
 

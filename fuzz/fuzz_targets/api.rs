@@ -624,7 +624,7 @@ fuzz_target!(|data: &[u8]| {
                 desc.compare = Some(wgpu::CompareFunction::LessEqual);
             }
             if i & 4 == 4 {
-                desc.address_mode = wgpu::AddressMode::Repeat;
+                desc = desc.with_address_mode(wgpu::AddressMode::Repeat);
             }
             let r = w.gpu.sampler(&desc);
             assert!(r.is_ok(), "sampler {desc:?}: {r:?}");

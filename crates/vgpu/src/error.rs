@@ -45,6 +45,15 @@ pub enum TargetError {
         /// What was given.
         actual: String,
     },
+    /// A target cannot be resized: it draws into the app's views, or a pass that renders into
+    /// it is being recorded.
+    #[error("VGPU-TARGET-RESIZE: target {label:?} cannot be resized: {reason}")]
+    Resize {
+        /// Target label.
+        label: String,
+        /// Why, and what to do instead.
+        reason: &'static str,
+    },
     /// Writing a PNG failed.
     #[error("VGPU-TARGET-PNG: writing {path:?}: {description}")]
     Png {
@@ -62,6 +71,7 @@ impl ErrorCode for TargetError {
             TargetError::Format { .. } => "VGPU-TARGET-FORMAT",
             TargetError::Png { .. } => "VGPU-TARGET-PNG",
             TargetError::Attachments { .. } => "VGPU-TARGET-ATTACHMENTS",
+            TargetError::Resize { .. } => "VGPU-TARGET-RESIZE",
         }
     }
 }

@@ -27,6 +27,12 @@ const CODES: &[CodeInfo] = &[
         fix: "Use fewer or smaller color formats (e.g. `Rgba8Unorm` instead of `Rgba32Float`), or an index below `Target::color_count()`.",
     },
     CodeInfo {
+        code: "VGPU-TARGET-RESIZE",
+        variant: "TargetError::Resize",
+        meaning: "`Target::resize` was refused: the target draws into the app's views (`Gpu::target_for_view`), whose textures vgpu does not own, or a pass that renders into it is being recorded. The target keeps its textures.",
+        fix: "Resize the app's textures and make a new target over their views; resize a target before or after the passes that render into it.",
+    },
+    CodeInfo {
         code: "VGPU-TARGET-PNG",
         variant: "TargetError::Png",
         meaning: "Writing a PNG failed (the folder does not exist, no permission, disk full).",

@@ -216,7 +216,13 @@ impl<'g> Frame<'g> {
         let encoder = encoder_of(&mut self.encoder, &self.gpu.ctx);
         let mut rpass =
             begin_render_pass(encoder, &desc, &attachments, timestamps).forget_lifetime();
+        // A target's resize is refused while its pass records.
+        let rendering = match desc.target {
+            PassTarget::Target(t) => Some(t.rendering()),
+            PassTarget::Surface(_) => None,
+        };
         let result = record_pass(self.gpu, &mut rpass, sig, occlusion.as_mut(), record);
+        drop(rendering);
         drop(rpass);
         if let Some(o) = occlusion {
             self.occlusion.end_pass(self.gpu, encoder, o);
@@ -246,14 +252,7 @@ impl<'g> Frame<'g> {
         match target {
             PassTarget::Target(t) => {
                 self.gpu.check_target(t, "recording a pass")?;
-                let attachments = PassAttachments {
-                    colors: t
-                        .color_attachments()
-                        .map(|(view, resolve)| (view.clone(), resolve.cloned()))
-                        .collect(),
-                    depth: t.depth_view().cloned(),
-                };
-                Ok(Some((attachments, t.signature())))
+                Ok(Some((t.pass_attachments(), t.signature())))
             }
             PassTarget::Surface(s) => {
                 self.gpu.check_surface(s, "recording a pass")?;

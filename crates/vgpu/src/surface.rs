@@ -6,9 +6,12 @@
 //! into it), and the frame presents it after its submit. `Lost` and `Outdated` reconfigure and try
 //! once more; `Timeout`, `Occluded` and a zero-sized (minimized) window skip the pass: its closure
 //! is not called, and [`FrameReport::skipped`](crate::FrameReport::skipped) says why.
+//!
+//! Offscreen targets can follow the surface's size ([`Surface::follow`]): each resize of the
+//! surface resizes them (and the bindings that hold their views follow them in turn).
 
 use crate::report::SurfaceSkip;
-use std::sync::{Arc, Mutex, PoisonError};
+use std::sync::{Arc, Mutex, PoisonError, Weak};
 
 use vgpu_core::{DeviceError, GpuContext};
 
@@ -89,6 +92,9 @@ struct Attachments {
     /// A read-back of the next frame was asked for.
     capture_requested: bool,
     capture: Option<RgbaImage>,
+    /// Targets resized with the surface ([`Surface::follow`]); dead ones are dropped at the
+    /// next resize.
+    followers: Vec<Weak<crate::state::TargetRecord>>,
 }
 
 pub(crate) struct SurfaceInner {
@@ -234,6 +240,7 @@ impl Gpu {
                 msaa: None,
                 capture_requested: false,
                 capture: None,
+                followers: Vec::new(),
             }),
         };
         inner.configure(&mut inner.lock())?;
@@ -253,6 +260,28 @@ impl Gpu {
         }
         Ok(())
     }
+}
+
+/// Resizes the live targets among `followers` to `size` (nothing while a side is zero): what
+/// [`Surface::resize`] does to the targets that follow it. The first error is returned after
+/// every target was tried.
+pub(crate) fn resize_followers(
+    followers: &[Weak<crate::state::TargetRecord>],
+    (width, height): (u32, u32),
+) -> Result<()> {
+    if width == 0 || height == 0 {
+        return Ok(());
+    }
+    let mut first = Ok(());
+    for record in followers.iter().filter_map(Weak::upgrade) {
+        let target = crate::Target { inner: record };
+        if let Err(e) = target.resize(width, height) {
+            if first.is_ok() {
+                first = Err(e);
+            }
+        }
+    }
+    first
 }
 
 fn surface_error(description: &str) -> crate::error::Error {
@@ -292,6 +321,9 @@ impl Surface {
     /// Follows the window's new inner size: reconfigures the surface and recreates the depth and
     /// MSAA attachments. A zero width or height (a minimized window) makes passes into the
     /// surface skip until the next non-zero resize.
+    /// Targets that [`follow`](Self::follow) the surface are resized to the new size (not while
+    /// a side is zero: they keep their size until the window is restored); the first error of
+    /// configuring the surface or resizing a target is returned after every target was tried.
     pub fn resize(&self, width: u32, height: u32) -> Result<()> {
         let mut st = self.inner.lock();
         if (st.config.width, st.config.height) == (width, height) {
@@ -299,7 +331,51 @@ impl Surface {
         }
         st.config.width = width;
         st.config.height = height;
-        self.inner.configure(&mut st)
+        let configured = self.inner.configure(&mut st);
+        st.followers.retain(|t| t.strong_count() > 0);
+        let followers = st.followers.clone();
+        // Resized out of the surface's lock (a resize takes the state's).
+        drop(st);
+        let followed = resize_followers(&followers, (width, height));
+        configured.and(followed)
+    }
+
+    /// Makes `target` follow the surface's size: it is resized to the surface's size now (unless
+    /// the surface is minimized) and at every [`resize`](Self::resize) of the surface, while
+    /// the target lives (the surface holds it weakly). The bindings that hold the target's views
+    /// follow it in turn (see [`Target::resize`](crate::Target::resize)): a post-processing
+    /// chain sized to the window takes one call per target. Following twice is following once.
+    ///
+    /// Errors: `VGPU-FOREIGN-GPU` for a target of another `Gpu`; those of
+    /// [`Target::resize`](crate::Target::resize) (`VGPU-TARGET-RESIZE` for a target over the
+    /// app's views), the target then not following.
+    pub fn follow(&self, target: &crate::Target) -> Result<()> {
+        if target.inner.gpu != self.inner.gpu {
+            return Err(foreign_gpu(
+                "target",
+                target.label(),
+                format!("Surface::follow of surface {:?}", self.inner.label),
+            ));
+        }
+        let size = self.size();
+        if size.0 > 0 && size.1 > 0 {
+            target.resize(size.0, size.1)?;
+        } else if target.inner.desc.is_none() {
+            // The refusal a resize would give once the window is restored.
+            target.resize(0, 0)?;
+        }
+        let mut st = self.inner.lock();
+        let weak = Arc::downgrade(&target.inner);
+        if !st.followers.iter().any(|t| t.ptr_eq(&weak)) {
+            st.followers.push(weak);
+        }
+        Ok(())
+    }
+
+    /// Stops `target` following the surface's size (nothing if it did not).
+    pub fn unfollow(&self, target: &crate::Target) {
+        let weak = Arc::downgrade(&target.inner);
+        self.inner.lock().followers.retain(|t| !t.ptr_eq(&weak));
     }
 
     /// Reads back the next frame presented to this surface (see [`take_capture`](Self::take_capture)).

@@ -1,63 +1,118 @@
 //! [`Target`]: offscreen render targets: color (any renderable format), optional depth,
-//! optional MSAA (described by a [`TargetDesc`]); read-back as RGBA8 ([`RgbaImage`]) or floats;
-//! PNG output.
+//! optional MSAA (described by a [`TargetDesc`]), resizable ([`Target::resize`]: the bindings
+//! that hold its views follow); read-back in `target_read.rs`.
 
 use std::sync::Arc;
+use std::sync::atomic::Ordering;
+
+use vgpu_core::GpuContext;
 
 use crate::descriptors::{ColorFormats, TargetSignature};
 use crate::error::{Result, TargetError};
 use crate::gpu::Gpu;
-use crate::readback;
-use crate::rgba_image::RgbaImage;
-use crate::state::{TargetColor, TargetRecord};
+use crate::pass_desc::PassAttachments;
+use crate::state::{SharedState, TargetColor, TargetRecord, TargetTextures};
 use crate::target_desc::TargetDesc;
 
-/// An offscreen render target. Cheap to clone (an `Arc`).
+/// An offscreen render target. Cheap to clone (an `Arc`): every clone is the same target, and
+/// sees its [`resize`](Self::resize).
 #[derive(Clone, Debug)]
 pub struct Target {
     pub(crate) inner: Arc<TargetRecord>,
 }
 
-/// How texels of a readable format decode.
-#[derive(Clone, Copy)]
-enum Decode {
-    Rgba8,
-    Bgra8,
-    R8,
-    Rgba16F,
-    Rgba32F,
-    R32F,
+/// `VGPU-TARGET-SIZE` unless both sides are in `1..=max_texture_dimension_2d`.
+fn check_size(ctx: &GpuContext, label: &str, width: u32, height: u32) -> Result<()> {
+    let max = ctx.limits().max_texture_dimension_2d;
+    if width == 0 || height == 0 || width > max || height > max {
+        return Err(TargetError::Size {
+            label: label.to_owned(),
+            actual: (width, height),
+            max,
+        }
+        .into());
+    }
+    Ok(())
 }
 
-fn decode_of(format: wgpu::TextureFormat) -> Option<(Decode, u32)> {
-    use wgpu::TextureFormat as F;
-    Some(match format {
-        F::Rgba8Unorm | F::Rgba8UnormSrgb => (Decode::Rgba8, 4),
-        F::Bgra8Unorm | F::Bgra8UnormSrgb => (Decode::Bgra8, 4),
-        F::R8Unorm => (Decode::R8, 1),
-        F::Rgba16Float => (Decode::Rgba16F, 8),
-        F::Rgba32Float => (Decode::Rgba32F, 16),
-        F::R32Float | F::Depth32Float => (Decode::R32F, 4),
-        _ => return None,
+/// A target's textures per `desc` at `size`: each color attachment's single-sample texture
+/// (read back and bound by index, plus a multisampled one under MSAA), its depth or
+/// depth-stencil.
+fn create_textures(
+    ctx: &GpuContext,
+    desc: &TargetDesc,
+    (width, height): (u32, u32),
+    generation: u64,
+) -> Result<TargetTextures> {
+    let size = wgpu::Extent3d {
+        width,
+        height,
+        depth_or_array_layers: 1,
+    };
+    let texture = |label: &str, format, samples, extra: wgpu::TextureUsages| {
+        let t = ctx.create_texture(&wgpu::TextureDescriptor {
+            label: Some(label),
+            size,
+            mip_level_count: 1,
+            sample_count: samples,
+            dimension: wgpu::TextureDimension::D2,
+            format,
+            usage: wgpu::TextureUsages::RENDER_ATTACHMENT | extra,
+            view_formats: &[],
+        })?;
+        let view = t.create_view(&Default::default());
+        Ok::<_, crate::error::Error>((t, view))
+    };
+    let sampled = wgpu::TextureUsages::TEXTURE_BINDING | wgpu::TextureUsages::COPY_SRC;
+    let multisampled = desc.sample_count > 1;
+    let mut colors = Vec::with_capacity(desc.colors.len());
+    for (i, &format) in desc.colors.iter().enumerate() {
+        let label = match i {
+            0 => desc.label.clone(),
+            i => format!("{} color {i}", desc.label),
+        };
+        let resolved = Some(texture(&label, format, 1, sampled)?);
+        let msaa_view = match multisampled {
+            true => {
+                let label = format!("{label} msaa");
+                let empty = wgpu::TextureUsages::empty();
+                Some(texture(&label, format, desc.sample_count, empty)?.1)
+            }
+            false => None,
+        };
+        colors.push(TargetColor {
+            resolved,
+            msaa_view,
+        });
+    }
+    // A multisampled depth texture is neither sampled nor copied.
+    let depth_usage = if multisampled {
+        wgpu::TextureUsages::empty()
+    } else {
+        sampled
+    };
+    let depth = match desc.depth {
+        Some(format) => Some(texture(
+            &format!("{} depth", desc.label),
+            format,
+            desc.sample_count,
+            depth_usage,
+        )?),
+        None => None,
+    };
+    Ok(TargetTextures {
+        size: (width, height),
+        colors,
+        depth_sampled: depth.as_ref().map(|(t, v)| depth_aspect_view(t, v)),
+        depth,
+        generation,
     })
 }
-
-const READABLE: &str =
-    "Rgba8Unorm(Srgb), Bgra8Unorm(Srgb), R8Unorm, Rgba16Float, Rgba32Float, R32Float";
 
 impl Gpu {
     /// `VGPU-TARGET-SIZE` unless both sides are in `1..=max_texture_dimension_2d`.
     pub(crate) fn check_texture_size(&self, label: &str, width: u32, height: u32) -> Result<()> {
-        let max = self.ctx.limits().max_texture_dimension_2d;
-        if width == 0 || height == 0 || width > max || height > max {
-            return Err(TargetError::Size {
-                label: label.to_owned(),
-                actual: (width, height),
-                max,
-            }
-            .into());
-        }
-        Ok(())
+        check_size(&self.ctx, label, width, height)
     }
 
     /// A `width`×`height` `Rgba8Unorm` target without depth.
@@ -70,79 +125,36 @@ impl Gpu {
     pub fn target_with(&self, desc: &TargetDesc) -> Result<Target> {
         self.ctx.check_device("Gpu::target")?;
         self.check_target_desc(desc)?;
-        let ctx = &self.ctx;
-        let size = wgpu::Extent3d {
-            width: desc.width,
-            height: desc.height,
-            depth_or_array_layers: 1,
-        };
-        let texture = |label: &str, format, samples, extra: wgpu::TextureUsages| {
-            let t = ctx.create_texture(&wgpu::TextureDescriptor {
-                label: Some(label),
-                size,
-                mip_level_count: 1,
-                sample_count: samples,
-                dimension: wgpu::TextureDimension::D2,
-                format,
-                usage: wgpu::TextureUsages::RENDER_ATTACHMENT | extra,
-                view_formats: &[],
-            })?;
-            let view = t.create_view(&Default::default());
-            Ok::<_, crate::error::Error>((t, view))
-        };
-        let sampled = wgpu::TextureUsages::TEXTURE_BINDING | wgpu::TextureUsages::COPY_SRC;
-        let multisampled = desc.sample_count > 1;
-        let mut colors = Vec::with_capacity(desc.colors.len());
-        for (i, &format) in desc.colors.iter().enumerate() {
-            let label = match i {
-                0 => desc.label.clone(),
-                i => format!("{} color {i}", desc.label),
-            };
-            let resolved = Some(texture(&label, format, 1, sampled)?);
-            let msaa_view = match multisampled {
-                true => {
-                    let label = format!("{label} msaa");
-                    let empty = wgpu::TextureUsages::empty();
-                    Some(texture(&label, format, desc.sample_count, empty)?.1)
-                }
-                false => None,
-            };
-            colors.push(TargetColor {
-                resolved,
-                msaa_view,
-            });
-        }
-        // A multisampled depth texture is neither sampled nor copied.
-        let depth_usage = if multisampled {
-            wgpu::TextureUsages::empty()
-        } else {
-            sampled
-        };
-        let depth = match desc.depth {
-            Some(format) => Some(texture(
-                &format!("{} depth", desc.label),
-                format,
-                desc.sample_count,
-                depth_usage,
-            )?),
-            None => None,
-        };
+        let textures = create_textures(&self.ctx, desc, (desc.width, desc.height), 0)?;
         let color_formats = ColorFormats::from_slice(&desc.colors).unwrap_or(ColorFormats::NONE);
-        Ok(Target {
+        let signature = TargetSignature {
+            colors: color_formats,
+            ..TargetSignature::new(None, desc.depth, desc.sample_count)
+        };
+        Ok(self.target_record(&desc.label, textures, signature, Some(desc.clone())))
+    }
+
+    /// A target of `textures`, resizable when `desc` is given.
+    fn target_record(
+        &self,
+        label: &str,
+        textures: TargetTextures,
+        signature: TargetSignature,
+        desc: Option<TargetDesc>,
+    ) -> Target {
+        Target {
             inner: Arc::new(TargetRecord {
-                label: desc.label.clone(),
-                size: (desc.width, desc.height),
-                colors,
-                depth_sampled: depth.as_ref().map(|(t, v)| depth_aspect_view(t, v)),
-                depth,
-                signature: TargetSignature {
-                    colors: color_formats,
-                    ..TargetSignature::new(None, desc.depth, desc.sample_count)
-                },
-                ctx: ctx.clone(),
+                id: TargetRecord::next_id(),
+                label: label.to_owned(),
+                textures: parking_lot::RwLock::new(textures),
+                desc,
+                passes: std::sync::atomic::AtomicU32::new(0),
+                signature,
+                ctx: self.ctx.clone(),
                 gpu: self.id(),
+                shared: Arc::downgrade(&self.shared),
             }),
-        })
+        }
     }
 
     /// `VGPU-TARGET-SIZE`, `VGPU-TARGET-FORMAT` or `VGPU-TARGET-ATTACHMENTS` unless `desc`
@@ -266,14 +278,29 @@ impl Gpu {
     /// owning their textures: format, size and sample count are those of the view's texture
     /// (a multisampled color view is drawn into without a resolve). The views must have
     /// `RENDER_ATTACHMENT` usage and the same size; read-back works when the color texture has
-    /// `COPY_SRC`. vgpu's own views work too: `target_for_view("lit", image.color_view()?,
-    /// gbuffer.depth_view())` draws into one target's color with another's depth-stencil (the
-    /// `deferred` example's lighting passes).
+    /// `COPY_SRC`. vgpu's own views work too: `target_for_view("lit", &image.color_view()?,
+    /// gbuffer.depth_view().as_ref())` draws into one target's color with another's
+    /// depth-stencil (the `deferred` example's lighting passes). Such a target cannot be
+    /// resized (`VGPU-TARGET-RESIZE`): its textures are the app's; and it keeps drawing into
+    /// these views when the target they came from is resized (make it again then).
     pub fn target_for_view(
         &self,
         label: &str,
         color: &wgpu::TextureView,
         depth: Option<&wgpu::TextureView>,
+    ) -> Result<Target> {
+        let texture = color.texture();
+        self.target_over_views(label, color, depth, (texture.width(), texture.height()))
+    }
+
+    /// [`target_for_view`](Self::target_for_view) with the views' `size` given (a view of one
+    /// mip level is smaller than its texture): checks, then a target that cannot be resized.
+    pub(crate) fn target_over_views(
+        &self,
+        label: &str,
+        color: &wgpu::TextureView,
+        depth: Option<&wgpu::TextureView>,
+        size: (u32, u32),
     ) -> Result<Target> {
         self.ctx.check_device("Gpu::target_for_view")?;
         let texture = color.texture();
@@ -296,7 +323,6 @@ impl Gpu {
                 texture.format(),
             ));
         }
-        let size = (texture.width(), texture.height());
         if let Some(d) = depth {
             let dt = d.texture();
             if !dt.format().is_depth_stencil_format()
@@ -323,22 +349,19 @@ impl Gpu {
                 msaa_view: None,
             }
         };
-        Ok(Target {
-            inner: Arc::new(TargetRecord {
-                label: label.to_owned(),
-                size,
-                colors: vec![attachment],
-                depth_sampled: depth.map(|d| depth_aspect_view(d.texture(), d)),
-                depth: depth.map(|d| (d.texture().clone(), d.clone())),
-                signature: TargetSignature::new(
-                    Some(texture.format()),
-                    depth.map(|d| d.texture().format()),
-                    samples,
-                ),
-                ctx: self.ctx.clone(),
-                gpu: self.id(),
-            }),
-        })
+        let textures = TargetTextures {
+            size,
+            colors: vec![attachment],
+            depth_sampled: depth.map(|d| depth_aspect_view(d.texture(), d)),
+            depth: depth.map(|d| (d.texture().clone(), d.clone())),
+            generation: 0,
+        };
+        let signature = TargetSignature::new(
+            Some(texture.format()),
+            depth.map(|d| d.texture().format()),
+            samples,
+        );
+        Ok(self.target_record(label, textures, signature, None))
     }
 
     /// `VGPU-FOREIGN-GPU` unless `target` was created by this `Gpu`.
@@ -359,277 +382,217 @@ impl Target {
     pub fn label(&self) -> &str {
         &self.inner.label
     }
-    /// `(width, height)` in pixels.
+    /// `(width, height)` in pixels (the size of the last [`resize`](Self::resize)).
     pub fn size(&self) -> (u32, u32) {
-        self.inner.size
+        self.inner.textures.read().size
     }
     /// The first color attachment's format (the depth format for a depth-only target).
     pub fn format(&self) -> wgpu::TextureFormat {
-        match (self.inner.signature.color(), &self.inner.depth) {
-            (Some(f), _) => f,
-            (None, Some((t, _))) => t.format(),
-            (None, None) => wgpu::TextureFormat::Rgba8Unorm,
-        }
+        let sig = self.inner.signature;
+        sig.color()
+            .or(sig.depth)
+            .unwrap_or(wgpu::TextureFormat::Rgba8Unorm)
     }
-    /// Formats and sample count, as pipelines see them.
+    /// Formats and sample count, as pipelines see them (a resize keeps them).
     pub fn signature(&self) -> TargetSignature {
         self.inner.signature
     }
     /// How many color attachments the target has.
     pub fn color_count(&self) -> usize {
-        self.inner.colors.len()
+        self.inner.signature.colors.len()
     }
-    /// `[1 / width, 1 / height]`: one texel in UV units (for effects that sample neighbours).
+    /// `[1 / width, 1 / height]`: one texel in UV units (for effects that sample neighbours);
+    /// follows [`resize`](Self::resize).
     pub fn texel_size(&self) -> [f32; 2] {
-        let (w, h) = self.inner.size;
+        let (w, h) = self.size();
         [1.0 / w as f32, 1.0 / h as f32]
     }
     /// The first color attachment's single-sample texture (the resolve target under MSAA);
-    /// `None` for depth-only.
-    pub fn color_texture(&self) -> Option<&wgpu::Texture> {
+    /// `None` for depth-only. A handle to the texture of now: a resize replaces it.
+    pub fn color_texture(&self) -> Option<wgpu::Texture> {
         self.color_texture_at(0)
     }
-    /// Color attachment `index`'s single-sample texture.
-    pub fn color_texture_at(&self, index: usize) -> Option<&wgpu::Texture> {
-        self.inner
+    /// Color attachment `index`'s single-sample texture (of now: a resize replaces it).
+    pub fn color_texture_at(&self, index: usize) -> Option<wgpu::Texture> {
+        let textures = self.inner.textures.read();
+        textures
             .colors
             .get(index)?
             .resolved
             .as_ref()
-            .map(|(t, _)| t)
+            .map(|(t, _)| t.clone())
     }
     /// A view of the first color attachment's single-sample texture, for sampling in a later
-    /// pass.
-    pub fn color_view(&self) -> Option<&wgpu::TextureView> {
+    /// pass. A view of the texture of now: bind the target itself (`draw.set("tex", &target)`)
+    /// for a binding that follows a resize; a raw view does not.
+    pub fn color_view(&self) -> Option<wgpu::TextureView> {
         self.color_view_at(0)
     }
-    /// A view of color attachment `index`'s single-sample texture.
-    pub fn color_view_at(&self, index: usize) -> Option<&wgpu::TextureView> {
-        self.inner
+    /// A view of color attachment `index`'s single-sample texture (of now; see
+    /// [`color_view`](Self::color_view)).
+    pub fn color_view_at(&self, index: usize) -> Option<wgpu::TextureView> {
+        let textures = self.inner.textures.read();
+        textures
             .colors
             .get(index)?
             .resolved
             .as_ref()
-            .map(|(_, v)| v)
+            .map(|(_, v)| v.clone())
     }
     /// The view passes render into (first attachment): the MSAA texture when multisampled,
     /// else the color texture.
-    pub fn attachment_view(&self) -> Option<&wgpu::TextureView> {
-        let c = self.inner.colors.first()?;
-        c.msaa_view.as_ref().or(c.resolved.as_ref().map(|(_, v)| v))
+    pub fn attachment_view(&self) -> Option<wgpu::TextureView> {
+        let textures = self.inner.textures.read();
+        let c = textures.colors.first()?;
+        c.msaa_view
+            .as_ref()
+            .or(c.resolved.as_ref().map(|(_, v)| v))
+            .cloned()
     }
     /// The resolve target of passes (first attachment): the color texture when multisampled,
     /// else `None`.
-    pub fn resolve_view(&self) -> Option<&wgpu::TextureView> {
-        let c = self.inner.colors.first()?;
+    pub fn resolve_view(&self) -> Option<wgpu::TextureView> {
+        let textures = self.inner.textures.read();
+        let c = textures.colors.first()?;
         c.msaa_view
             .as_ref()
             .and(c.resolved.as_ref().map(|(_, v)| v))
+            .cloned()
     }
-    /// Each color attachment's render view and resolve target, attachment 0 first.
-    pub(crate) fn color_attachments(
-        &self,
-    ) -> impl Iterator<Item = (&wgpu::TextureView, Option<&wgpu::TextureView>)> {
-        self.inner.colors.iter().filter_map(|c| {
-            let resolved = c.resolved.as_ref().map(|(_, v)| v);
-            match &c.msaa_view {
-                Some(msaa) => Some((msaa, resolved)),
-                None => Some((resolved?, None)),
-            }
-        })
-    }
-    /// The depth texture's view, if the target has depth.
-    pub fn depth_view(&self) -> Option<&wgpu::TextureView> {
-        self.inner.depth.as_ref().map(|(_, v)| v)
+    /// The depth texture's view, if the target has depth (of now).
+    pub fn depth_view(&self) -> Option<wgpu::TextureView> {
+        self.inner
+            .textures
+            .read()
+            .depth
+            .as_ref()
+            .map(|(_, v)| v.clone())
     }
     /// A view of the depth aspect alone, for sampling (`texture_depth_2d`): for a depth-stencil
     /// format, the attachment view has both aspects and cannot be bound.
-    pub fn depth_sample_view(&self) -> Option<&wgpu::TextureView> {
-        self.inner.depth_sampled.as_ref()
+    pub fn depth_sample_view(&self) -> Option<wgpu::TextureView> {
+        self.inner.textures.read().depth_sampled.clone()
     }
-    /// The depth texture, if the target has depth.
-    pub fn depth_texture(&self) -> Option<&wgpu::Texture> {
-        self.inner.depth.as_ref().map(|(t, _)| t)
-    }
-
-    /// Reads the color texture back as RGBA8 (blocking; waits for submitted work). Float formats
-    /// are clamped to 0..=1 and rounded. Native targets; on the web, where nothing may block, use
-    /// [`read_rgba8_async`](Self::read_rgba8_async).
-    pub fn read_rgba8(&self) -> Result<RgbaImage> {
-        blocking_read(self.read_rgba8_async())
+    /// The depth texture, if the target has depth (of now).
+    pub fn depth_texture(&self) -> Option<wgpu::Texture> {
+        self.inner
+            .textures
+            .read()
+            .depth
+            .as_ref()
+            .map(|(t, _)| t.clone())
     }
 
-    /// [`read_rgba8`](Self::read_rgba8) of color attachment `index` (`VGPU-TARGET-ATTACHMENTS`
-    /// past the last).
-    pub fn read_rgba8_at(&self, index: usize) -> Result<RgbaImage> {
-        blocking_read(self.read_rgba8_at_async(index))
-    }
-
-    /// [`read_rgba8`](Self::read_rgba8) without blocking: the future completes once the GPU is
-    /// done (see [`GpuContext::map_read`](vgpu_core::GpuContext::map_read)).
-    pub async fn read_rgba8_async(&self) -> Result<RgbaImage> {
-        self.read_rgba8_at_async(0).await
-    }
-
-    /// [`read_rgba8_at`](Self::read_rgba8_at) without blocking.
-    pub async fn read_rgba8_at_async(&self, index: usize) -> Result<RgbaImage> {
-        let (w, h) = self.size();
-        let floats = self.read_decoded(index).await?;
-        let to8 = |v: f32| (v.clamp(0.0, 1.0) * 255.0).round() as u8;
-        let data = match floats {
-            Decoded::Bytes(b) => b,
-            Decoded::Floats(f) => f.iter().flat_map(|p| p.map(to8)).collect(),
-        };
-        Ok(RgbaImage {
-            width: w,
-            height: h,
-            data,
-        })
-    }
-
-    /// Reads the color texture back as RGBA `f32` per pixel (unorm formats map to 0..=1; one-
-    /// channel formats fill red, with green and blue 0 and alpha 1), blocking.
-    pub fn read_f32(&self) -> Result<Vec<[f32; 4]>> {
-        blocking_read(self.read_f32_async())
-    }
-
-    /// [`read_f32`](Self::read_f32) of color attachment `index`.
-    pub fn read_f32_at(&self, index: usize) -> Result<Vec<[f32; 4]>> {
-        blocking_read(self.read_f32_at_async(index))
-    }
-
-    /// [`read_f32`](Self::read_f32) without blocking.
-    pub async fn read_f32_async(&self) -> Result<Vec<[f32; 4]>> {
-        self.read_f32_at_async(0).await
-    }
-
-    /// [`read_f32_at`](Self::read_f32_at) without blocking.
-    pub async fn read_f32_at_async(&self, index: usize) -> Result<Vec<[f32; 4]>> {
-        Ok(match self.read_decoded(index).await? {
-            Decoded::Bytes(b) => b
-                .chunks_exact(4)
-                .map(|p| [0, 1, 2, 3].map(|i| f32::from(p[i]) / 255.0))
-                .collect(),
-            Decoded::Floats(f) => f,
-        })
-    }
-
-    /// Reads the depth attachment back as `f32` per pixel (`Depth32Float` only), blocking.
-    pub fn read_depth(&self) -> Result<Vec<f32>> {
-        blocking_read(self.read_depth_async())
-    }
-
-    /// [`read_depth`](Self::read_depth) without blocking.
-    pub async fn read_depth_async(&self) -> Result<Vec<f32>> {
-        let Some((tex, _)) = &self.inner.depth else {
-            return Err(TargetError::Format {
-                label: self.inner.label.clone(),
-                usage: "depth read-back",
-                expected: "a target with a Depth32Float attachment",
-                actual: self.format(),
-            }
-            .into());
-        };
-        if tex.format() != wgpu::TextureFormat::Depth32Float || tex.sample_count() != 1 {
-            return Err(TargetError::Format {
-                label: self.inner.label.clone(),
-                usage: "depth read-back",
-                expected: "a single-sample Depth32Float attachment",
-                actual: tex.format(),
-            }
-            .into());
-        }
-        let bytes = readback::read_texture_async(
-            &self.inner.ctx,
-            tex,
-            wgpu::TextureAspect::DepthOnly,
-            4,
-            &self.inner.label,
-        )
-        .await?;
-        Ok(bytemuck::pod_collect_to_vec::<u8, f32>(&bytes))
-    }
-
-    /// Reads back as RGBA8 and writes an 8-bit RGBA PNG.
-    pub fn save_png(&self, path: impl AsRef<std::path::Path>) -> Result<()> {
-        self.read_rgba8()?.save_png(path)
-    }
-
-    async fn read_decoded(&self, index: usize) -> Result<Decoded> {
-        let count = self.inner.colors.len();
-        if index > 0 && index >= count {
-            return Err(TargetError::Attachments {
-                label: self.inner.label.clone(),
-                what: "color attachment index",
-                expected: format!("below {count}"),
-                actual: index.to_string(),
-            }
-            .into());
-        }
-        let Some((color, _)) = self
-            .inner
+    /// The views a pass into the target draws into, read once (under the textures' lock) when
+    /// the pass begins: each color attachment's render view and resolve target, and depth.
+    pub(crate) fn pass_attachments(&self) -> PassAttachments {
+        let textures = self.inner.textures.read();
+        let colors = textures
             .colors
-            .get(index)
-            .and_then(|c| c.resolved.as_ref())
-        else {
-            return Err(TargetError::Format {
-                label: self.inner.label.clone(),
-                usage: "color read-back",
-                expected: "a target with a color attachment (use read_depth for depth-only targets)",
-                actual: self.format(),
-            }
-            .into());
+            .iter()
+            .filter_map(|c| {
+                let resolved = c.resolved.as_ref().map(|(_, v)| v.clone());
+                match &c.msaa_view {
+                    Some(msaa) => Some((msaa.clone(), resolved)),
+                    None => Some((resolved?, None)),
+                }
+            })
+            .collect();
+        PassAttachments {
+            colors,
+            depth: textures.depth.as_ref().map(|(_, v)| v.clone()),
+        }
+    }
+
+    /// Marks a pass recording into the target until the guard drops (a resize meanwhile is
+    /// refused).
+    pub(crate) fn rendering(&self) -> RenderingInto<'_> {
+        self.inner.passes.fetch_add(1, Ordering::AcqRel);
+        RenderingInto(&self.inner)
+    }
+
+    /// Resizes the target to `width`×`height`: its textures (every color attachment, the MSAA
+    /// ones, depth) are recreated at the new size, with the same formats and sample count, and
+    /// every clone of this handle sees them. Their contents start cleared (transparent black,
+    /// depth and stencil zero) — render into the target again before sampling it.
+    ///
+    /// Every draw, effect and compute whose binding was given the target's color (any
+    /// attachment) or depth follows without a new `set`: the binding is re-pointed at the new
+    /// texture (its bind group is rebuilt at the next record, once), and a bundle that recorded
+    /// it reports `VGPU-BUNDLE-STALE` naming the resize. A raw view taken before
+    /// ([`color_view`](Self::color_view), bound as a `wgpu::TextureView` or wrapped by
+    /// [`Gpu::target_for_view`]) keeps the old texture. Pipelines are kept (the signature does
+    /// not change). The same size is a no-op.
+    ///
+    /// Errors (the target keeps its textures and size): `VGPU-TARGET-SIZE` for a zero side or
+    /// one past the device's `max_texture_dimension_2d`; `VGPU-TARGET-RESIZE` for a target over
+    /// the app's views ([`Gpu::target_for_view`]) or while a pass that renders into the target
+    /// is being recorded (resize before or after it).
+    ///
+    /// ```
+    /// let gpu = vgpu::Gpu::noop();
+    /// let target = gpu.target(4, 4)?;
+    /// target.resize(8, 2)?;
+    /// assert_eq!(target.size(), (8, 2));
+    /// assert_eq!(target.texel_size(), [0.125, 0.5]);
+    /// let err = target.resize(0, 2).unwrap_err();
+    /// assert_eq!(vgpu::ErrorCode::code(&err), "VGPU-TARGET-SIZE");
+    /// assert_eq!(target.size(), (8, 2));
+    /// # Ok::<(), vgpu::Error>(())
+    /// ```
+    pub fn resize(&self, width: u32, height: u32) -> Result<()> {
+        let record = &self.inner;
+        record.ctx.check_device("Target::resize")?;
+        let Some(desc) = &record.desc else {
+            return Err(self.resize_refused(
+                "it draws into the app's views (Gpu::target_for_view), whose textures vgpu does not own; resize those and make a new target over them",
+            ));
         };
-        let format = color.format();
-        let Some((decode, texel)) = decode_of(format) else {
-            return Err(TargetError::Format {
-                label: self.inner.label.clone(),
-                usage: "read-back",
-                expected: READABLE,
-                actual: format,
-            }
-            .into());
+        check_size(&record.ctx, &record.label, width, height)?;
+        if self.size() == (width, height) {
+            return Ok(());
+        }
+        // Held (re-entrantly) from the check to the re-pointing: a pass recorded on another
+        // thread holds the state for its whole closure, so none starts meanwhile.
+        let shared = record.shared.upgrade();
+        let held = shared.as_deref().map(SharedState::hold);
+        if record.passes.load(Ordering::Acquire) > 0 {
+            return Err(self.resize_refused(
+                "a pass that renders into it is being recorded; resize it before or after that pass",
+            ));
+        }
+        let generation = record.textures.read().generation + 1;
+        let textures = create_textures(&record.ctx, desc, (width, height), generation)?;
+        // The old textures drop here (wgpu keeps them while submitted work uses them).
+        drop(std::mem::replace(&mut *record.textures.write(), textures));
+        let Some(held) = held else {
+            return Ok(());
         };
-        let raw = readback::read_texture_async(
-            &self.inner.ctx,
-            color,
-            wgpu::TextureAspect::All,
-            texel,
-            &self.inner.label,
-        )
-        .await?;
-        Ok(match decode {
-            Decode::Rgba8 => Decoded::Bytes(raw),
-            Decode::Bgra8 => Decoded::Bytes(
-                raw.chunks_exact(4)
-                    .flat_map(|p| [p[2], p[1], p[0], p[3]])
-                    .collect(),
-            ),
-            Decode::R8 => Decoded::Bytes(raw.iter().flat_map(|&r| [r, 0, 0, 255]).collect()),
-            Decode::Rgba16F => Decoded::Floats(
-                raw.chunks_exact(8)
-                    .map(|p| {
-                        [0, 1, 2, 3].map(|i| {
-                            readback::f16_to_f32(u16::from_le_bytes([p[2 * i], p[2 * i + 1]]))
-                        })
-                    })
-                    .collect(),
-            ),
-            Decode::Rgba32F => Decoded::Floats(
-                raw.chunks_exact(16)
-                    .map(|p| {
-                        [0, 1, 2, 3].map(|i| {
-                            f32::from_le_bytes([p[4 * i], p[4 * i + 1], p[4 * i + 2], p[4 * i + 3]])
-                        })
-                    })
-                    .collect(),
-            ),
-            Decode::R32F => Decoded::Floats(
-                raw.chunks_exact(4)
-                    .map(|p| [f32::from_le_bytes([p[0], p[1], p[2], p[3]]), 0.0, 0.0, 1.0])
-                    .collect(),
-            ),
-        })
+        let reason = format!(
+            "follows target {:?}, which was resized to {width}×{height} since the bundle was recorded",
+            record.label
+        );
+        SharedState::with_held(&held, |st| st.repoint_followers(record, record, &reason))
+    }
+
+    /// `VGPU-TARGET-RESIZE` for this target.
+    #[cold]
+    fn resize_refused(&self, reason: &'static str) -> crate::error::Error {
+        TargetError::Resize {
+            label: self.inner.label.clone(),
+            reason,
+        }
+        .into()
+    }
+}
+
+/// A pass recording into a target (see [`Target::rendering`]).
+#[derive(Debug)]
+pub(crate) struct RenderingInto<'t>(&'t TargetRecord);
+
+impl Drop for RenderingInto<'_> {
+    fn drop(&mut self) {
+        self.0.passes.fetch_sub(1, Ordering::AcqRel);
     }
 }
 
@@ -645,15 +608,4 @@ fn depth_aspect_view(texture: &wgpu::Texture, view: &wgpu::TextureView) -> wgpu:
         aspect: wgpu::TextureAspect::DepthOnly,
         ..Default::default()
     })
-}
-
-/// Waits for a target read-back (native targets; `VGPU-DEVICE-WOULD-BLOCK` on the web unless
-/// already done).
-fn blocking_read<T>(read: impl Future<Output = Result<T>>) -> Result<T> {
-    vgpu_core::block_on("Target read-back", "Target::read_*_async", read)?
-}
-
-enum Decoded {
-    Bytes(Vec<u8>),
-    Floats(Vec<[f32; 4]>),
 }

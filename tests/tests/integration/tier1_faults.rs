@@ -255,7 +255,7 @@ const CALLS_NEEDING_THE_DEVICE: &[(&str, Call)] = &[
     ("Gpu::target", |s| s.gpu.target(4, 4).map(drop)),
     ("Gpu::target_for_view", |s| {
         let view = s.target.color_view().expect("a color target");
-        s.gpu.target_for_view("view", view, None).map(drop)
+        s.gpu.target_for_view("view", &view, None).map(drop)
     }),
     ("Gpu::bundle", |s| {
         s.gpu

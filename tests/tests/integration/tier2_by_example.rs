@@ -218,6 +218,35 @@ fn s07_hdr_scene_is_tone_mapped_by_a_post_pass() {
     });
 }
 
+/// §8: the fill frame writes the uv gradient into `buf.pong` (the write side), the swap makes it
+/// the read side, and `copy` (its `src` set once, before the swap) copies it into `buf.ping`:
+/// every pixel is `(uv, 0.5, 1)` (upstream: blue > 100).
+#[test]
+fn s08_ping_pong_alternates_the_sides() {
+    let run = run_example("by_example_s08_ping_pong", &[]);
+    assert_eq!(
+        run.line("before swap: "),
+        "before swap: read buf.ping, write buf.pong"
+    );
+    assert_eq!(
+        run.line("after swap: "),
+        "after swap: read buf.pong, write buf.ping"
+    );
+    for prefix in ["frame 1: ", "frame 2: "] {
+        let frame = counters(&run, prefix);
+        assert_eq!(frame["draws"], 1, "{prefix}");
+        assert_eq!(frame["pipelines created"], 1, "{prefix}");
+    }
+    if run.noop() {
+        assert_nothing_written_on_noop(&run);
+        return;
+    }
+    let pixels = assert_png(&run, "by_example_s08_ping_pong.png", 8, 1, |x, y| {
+        [unorm(uv(x, 8)), unorm(uv(y, 8)), unorm(0.5), 255]
+    });
+    assert!(pixels[2] > 100, "upstream's check: blue {}", pixels[2]);
+}
+
 /// §9: the bundle is recorded once; each replay draws the fog density set before it (0.2, then
 /// 0.7: upstream's before < 80, after > 150), and the second frame creates nothing and binds
 /// nothing outside the bundle, uploading only the changed 4-byte value.
@@ -312,6 +341,29 @@ fn s11_compute_writes_the_storage_buffer() {
             assert!((got - want).abs() < 1e-5, "{line}: expected {expected:?}");
         }
     }
+}
+
+/// §12: `baked` is drawn at 4×4, resized to 8×8 and drawn again with the new texel size: every
+/// pixel is `(1/8, 1/8, 0.5, 1)` (upstream: red and green 30..=34, blue 126..=129); `show`, given
+/// `baked` once before the resize, copies the 8×8 texture into `output` (the same pixels).
+#[test]
+fn s12_resize_updates_the_texel_size_and_followers() {
+    let run = run_example("by_example_s12_scheduling_resize", &[]);
+    assert_eq!(run.line("frame 1 size: "), "frame 1 size: (4, 4)");
+    assert_eq!(run.line("frame 2 size: "), "frame 2 size: (8, 8)");
+    for prefix in ["frame 1: ", "frame 2: "] {
+        let frame = counters(&run, prefix);
+        assert_eq!(frame["draws"], 2, "{prefix}");
+    }
+    if run.noop() {
+        assert_nothing_written_on_noop(&run);
+        return;
+    }
+    let expected = |_, _| [unorm(0.125), unorm(0.125), unorm(0.5), 255];
+    let baked = assert_png(&run, "by_example_s12_scheduling_resize.png", 8, 1, expected);
+    assert!((30..=34).contains(&baked[0]) && (30..=34).contains(&baked[1]));
+    assert!((126..=129).contains(&baked[2]), "blue {}", baked[2]);
+    assert_png(&run, "by_example_s12_output.png", 8, 1, expected);
 }
 
 /// §13: with fixed inputs a headless render is byte-deterministic: two devices in one process

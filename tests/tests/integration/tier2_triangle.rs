@@ -113,7 +113,7 @@ fn target_formats_read_back_as_rgba8_and_floats() {
         encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
             label: None,
             color_attachments: &[Some(wgpu::RenderPassColorAttachment {
-                view: target.color_view().expect("color target"),
+                view: &target.color_view().expect("color target"),
                 depth_slice: None,
                 resolve_target: None,
                 ops: wgpu::Operations {

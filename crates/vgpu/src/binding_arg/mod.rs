@@ -58,6 +58,9 @@ pub enum BindingArg<'a> {
     TargetColorAt(&'a Target, u32),
     /// A target's depth texture.
     TargetDepth(&'a Target),
+    /// A view of a vgpu texture (a layer, a mip, a cube): checked against the binding's WGSL
+    /// type (dimension, sample type, multisampling).
+    View(&'a crate::texture_view::TextureView),
     /// A raw texture view.
     RawView(&'a wgpu::TextureView),
     /// A vgpu sampler.
@@ -143,6 +146,7 @@ impl BindingArg<'_> {
                 label: "wgpu buffer binding",
             }),
             BindingArg::Texture(t) => lower_texture_view(t, check)?,
+            BindingArg::View(v) => texture_views::lower_view(v, check)?,
             BindingArg::TargetColor(t) => lower_target_view(t, Some(0), check)?,
             BindingArg::TargetColorAt(t, i) => lower_target_view(t, Some(*i as usize), check)?,
             BindingArg::TargetDepth(t) => lower_target_view(t, None, check)?,
@@ -206,6 +210,11 @@ impl<'a> From<wgpu::BufferBinding<'a>> for BindingArg<'a> {
 impl<'a> From<&'a Texture> for BindingArg<'a> {
     fn from(v: &'a Texture) -> Self {
         BindingArg::Texture(v)
+    }
+}
+impl<'a> From<&'a crate::texture_view::TextureView> for BindingArg<'a> {
+    fn from(v: &'a crate::texture_view::TextureView) -> Self {
+        BindingArg::View(v)
     }
 }
 impl<'a> From<&'a wgpu::TextureView> for BindingArg<'a> {

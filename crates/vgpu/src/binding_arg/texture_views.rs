@@ -6,6 +6,7 @@ use crate::descriptors::GpuId;
 use crate::error::Result;
 use crate::state::{BindingInput, ViewInput, ViewOwner};
 use crate::texture::Texture;
+use crate::texture_view::TextureView;
 
 /// A vgpu texture's default view, after the `Gpu` check.
 pub(super) fn lower_texture_view<'a>(
@@ -16,8 +17,23 @@ pub(super) fn lower_texture_view<'a>(
     Ok(BindingInput::View(ViewInput {
         view: Cow::Borrowed(&t.inner.view),
         format: Some(t.format()),
-        samples: 1,
+        samples: t.inner.texture.sample_count(),
         owner: ViewOwner::Texture(&t.inner),
         what: "a texture",
+    }))
+}
+
+/// A view of a vgpu texture, after the `Gpu` check.
+pub(super) fn lower_view<'a>(
+    v: &'a TextureView,
+    check: impl Fn(GpuId, &'static str, &str) -> Result<()>,
+) -> Result<BindingInput<'a>> {
+    check(v.record.gpu, "texture", &v.record.label)?;
+    Ok(BindingInput::View(ViewInput {
+        view: Cow::Borrowed(&v.view),
+        format: Some(v.format),
+        samples: v.record.texture.sample_count(),
+        owner: ViewOwner::View(&v.record, &v.shape),
+        what: "a texture view",
     }))
 }

@@ -49,6 +49,8 @@ pub(crate) struct BufferInput<'a> {
 pub(crate) enum ViewOwner<'a> {
     Raw,
     Texture(&'a Arc<TextureRecord>),
+    /// A view made by `Texture::view_with` (its shape: dimension, mips, layers).
+    View(&'a Arc<TextureRecord>, &'a crate::texture_view::ViewShape),
     Target(&'a Arc<TargetRecord>),
 }
 

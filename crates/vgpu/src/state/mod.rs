@@ -20,6 +20,7 @@ mod claimed_group;
 mod command_sink;
 mod compute_info;
 mod compute_pipeline;
+mod followers;
 pub(crate) mod inspect;
 mod lock;
 mod memo;
@@ -44,6 +45,7 @@ use vgpu_uniforms::{BufferKey, EngineConfig, OwnerKey, UniformEngine};
 
 pub(crate) use binding_input::{BindingInput, BufferInput, SamplerInput, ViewInput, ViewOwner};
 pub(crate) use command_sink::{BundleCmd, DrawCall, IndirectArgs, encode_bundle};
+pub(crate) use followers::{TargetPart, target_part_input};
 pub(crate) use compute_info::{ComputeInfo, ComputePipelineKey, ConstantSet};
 pub(crate) use inspect::{InspectRecorder, PassInspect};
 pub(crate) use lock::{HeldState, SharedState};
@@ -54,7 +56,7 @@ pub(crate) use program::{Program, Stages};
 pub(crate) use record::PassBindings;
 pub(crate) use resources::{
     BlockRecord, BufferRecord, SamplerRecord, ShaderRecord, TargetColor, TargetRecord,
-    TextureRecord,
+    TargetTextures, TextureRecord,
 };
 pub(crate) use timing::{MAX_TIMED_PASSES, TimedPasses};
 
@@ -101,6 +103,10 @@ pub(crate) struct State {
     inspect: Option<Box<inspect::Inspector>>,
     /// The last frames' reports, for `Gpu::advisor`.
     pub(crate) advisor: crate::advisor::Advisor,
+    /// The pipelines of `Texture::generate_mips`, by format and path.
+    pub(crate) mips: crate::mips::MipPipelines,
+    /// Bindings that follow a target's resize (`followers.rs`).
+    followers: followers::Followers,
 }
 
 impl State {
@@ -129,6 +135,8 @@ impl State {
             next_id: 0,
             inspect: None,
             advisor: crate::advisor::Advisor::default(),
+            mips: crate::mips::MipPipelines::default(),
+            followers: followers::Followers::default(),
         };
         Arc::new(SharedState::new(GpuId::next(), state))
     }

@@ -538,6 +538,9 @@ impl State {
             }
         }
         if op.bindings_rev != rev {
+            if let Some(reason) = self.repointed_since(key, rev) {
+                return stale(reason.to_owned());
+            }
             return stale("was rebound since the bundle was recorded".to_owned());
         }
         None

@@ -27,6 +27,8 @@ pub(crate) struct TextureRecord {
     pub(crate) view: wgpu::TextureView,
     pub(crate) label: String,
     pub(crate) gpu: GpuId,
+    /// What the default view is (`view`'s dimension) and the formats views may take.
+    pub(crate) kind: crate::texture_view::TextureKind,
 }
 
 /// One color attachment of a target: its single-sample texture (read back and sampled; the
@@ -38,10 +40,10 @@ pub(crate) struct TargetColor {
     pub(crate) msaa_view: Option<wgpu::TextureView>,
 }
 
-/// An offscreen render target's textures.
+/// A target's textures at its current size: replaced whole by `Target::resize` (the record
+/// keeps them behind a lock, so every clone of the handle sees the new ones).
 #[derive(Debug)]
-pub(crate) struct TargetRecord {
-    pub(crate) label: String,
+pub(crate) struct TargetTextures {
     pub(crate) size: (u32, u32),
     /// The color attachments, attachment 0 first.
     pub(crate) colors: Vec<TargetColor>,
@@ -50,9 +52,35 @@ pub(crate) struct TargetRecord {
     /// depth-stencil format with both aspects cannot be bound); the attachment view's clone for
     /// formats without stencil.
     pub(crate) depth_sampled: Option<wgpu::TextureView>,
+    /// 0 at creation, one more per resize.
+    pub(crate) generation: u64,
+}
+
+/// An offscreen render target: its textures (resizable), formats and identity.
+#[derive(Debug)]
+pub(crate) struct TargetRecord {
+    /// Never reused: the followers registry (`state/followers.rs`) names targets by it.
+    pub(crate) id: u64,
+    pub(crate) label: String,
+    pub(crate) textures: parking_lot::RwLock<TargetTextures>,
+    /// What the textures are recreated from on resize; `None` for a target over the app's
+    /// views (`Gpu::target_for_view`), which cannot be resized.
+    pub(crate) desc: Option<crate::target_desc::TargetDesc>,
+    /// Passes recording into the target now (a resize meanwhile is refused).
+    pub(crate) passes: std::sync::atomic::AtomicU32,
     pub(crate) signature: TargetSignature,
     pub(crate) ctx: Arc<GpuContext>,
     pub(crate) gpu: GpuId,
+    /// The state, for re-pointing the bindings that follow the target on resize.
+    pub(crate) shared: Weak<SharedState>,
+}
+
+impl TargetRecord {
+    /// A fresh target id (never 0, never reused).
+    pub(crate) fn next_id() -> u64 {
+        static NEXT_TARGET_ID: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
+        NEXT_TARGET_ID.fetch_add(1, Ordering::Relaxed)
+    }
 }
 
 /// A sampler, cached per descriptor.
@@ -131,7 +159,7 @@ impl Drop for BlockRecord {
 }
 
 /// A vgpu-owned resource kept alive while a binding uses it (raw wgpu resources are kept by
-/// the registry). Only `Buffer` is read (to name a destroyed buffer); the others are held.
+/// the registry). Only `Buffer` is read (to name a destroyed buffer); targets are read by the followers registry; the others are held.
 #[derive(Debug)]
 pub(crate) enum HeldResource {
     None,
@@ -141,10 +169,7 @@ pub(crate) enum HeldResource {
         reason = "held, never read: keeps the texture alive while bound"
     )]
     Texture(Arc<TextureRecord>),
-    #[expect(
-        dead_code,
-        reason = "held, never read: keeps the target alive while bound"
-    )]
+    /// Read by the followers registry (`followers.rs`): which target a binding follows.
     Target(Arc<TargetRecord>),
     #[expect(
         dead_code,
