@@ -8,7 +8,7 @@
 //! 1. **scene**: an effect draws a few emissive shapes (values up to 18, far above 1.0) and a
 //!    dim panel on a dark background into an `Rgba16Float` target.
 //! 2. **bright pass**: what exceeds the threshold (1.0), scaled by how far it exceeds it,
-//!    written into mip 0 of the bloom chain: an `Rgba16Float` texture of [`MIPS`] mip levels,
+//!    written into mip 0 of the bloom chain: an `Rgba16Float` texture of `MIPS` mip levels,
 //!    the size of the scene at mip 0. Each mip level is drawn into through a target made of a
 //!    one-level view of it (`Texture::mip_view`, `Gpu::target_for_view`), and read through the
 //!    same view, bound like a texture.
@@ -42,7 +42,7 @@ const MIPS: u32 = 5;
 /// Frames rendered: the first creates the bind groups, the second is steady.
 const FRAMES: usize = 2;
 /// How much of the bloom the composite adds to the scene.
-const STRENGTH: f64 = 0.5;
+const STRENGTH: f64 = 0.1;
 /// The threshold above which the bright pass keeps a color (by its brightest channel).
 const THRESHOLD: f64 = 1.0;
 
@@ -280,13 +280,27 @@ fn effects(gpu: &Gpu, t: &Targets) -> vgpu::Result<Effects> {
     for level in 1..MIPS as usize {
         let from = &t.views[level - 1];
         let label = format!("down {level}");
-        down.push(filter(gpu, &label, DOWN, EffectOptions::default(), from, &sampler)?);
+        down.push(filter(
+            gpu,
+            &label,
+            DOWN,
+            EffectOptions::default(),
+            from,
+            &sampler,
+        )?);
         let additive = EffectOptions {
             blend: Some(ADD),
             ..Default::default()
         };
         let label = format!("up {level}");
-        up.push(filter(gpu, &label, UP, additive, &t.views[level], &sampler)?);
+        up.push(filter(
+            gpu,
+            &label,
+            UP,
+            additive,
+            &t.views[level],
+            &sampler,
+        )?);
     }
     Ok(Effects {
         scene: gpu.effect("scene", SCENE)?,
@@ -315,7 +329,9 @@ fn frame(gpu: &Gpu, t: &Targets, e: &Effects) -> vgpu::Result<vgpu::FrameReport>
         }
         let composite = PassDesc::new(&t.composite).clear(CLEAR).label("composite");
         f.pass(composite, |p| p.draw(&e.composite))?;
-        let off = PassDesc::new(&t.composite_off).clear(CLEAR).label("composite off");
+        let off = PassDesc::new(&t.composite_off)
+            .clear(CLEAR)
+            .label("composite off");
         f.pass(off, |p| p.draw(&e.composite_off))
     })
 }
@@ -357,7 +373,10 @@ fn run() -> Result<(), Box<dyn std::error::Error>> {
         non_finite(&scene),
         non_finite(&bloom.f32s()?)
     );
-    for (target, file) in [(&t.composite, "bloom.png"), (&t.composite_off, "bloom_off.png")] {
+    for (target, file) in [
+        (&t.composite, "bloom.png"),
+        (&t.composite_off, "bloom_off.png"),
+    ] {
         target.save_png(file)?;
         println!("wrote {file}");
     }

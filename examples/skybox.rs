@@ -5,9 +5,9 @@
 //!
 //! - **The cube map** comes from six PNG files, `px.png nx.png py.png ny.png pz.png nz.png`
 //!   (the faces +X −X +Y −Y +Z −Z, square images of one size), read from the directory given as
-//!   the first argument; without one, the example writes six faces of its own (a flat color
-//!   each, darkening towards the edges, with a white mark off centre) into a temporary directory
-//!   first. `Gpu::cube_from_images` (vgpu's `image` feature) decodes them into the six layers of
+//!   the first argument; without one, from `vgpu-skybox-faces` in the temporary directory,
+//!   where the example first writes those missing of six faces of its own (a flat color each,
+//!   darkening towards the edges, with a white mark off centre). `Gpu::cube_from_images` (vgpu's `image` feature) decodes them into the six layers of
 //!   one texture whose default view is a cube, bound to a `texture_cube<f32>` binding like any
 //!   texture.
 //! - **The sky** is one fullscreen effect: each pixel turns its position on the screen back
@@ -91,17 +91,22 @@ fn face_pixels(color: [u8; 4]) -> Vec<u8> {
     data
 }
 
-/// Writes the example's six faces into a fresh temporary directory and returns it.
-fn write_default_faces() -> Result<PathBuf, Box<dyn std::error::Error>> {
-    let dir = std::env::temp_dir().join(format!("vgpu-skybox-{}", std::process::id()));
+/// The directory of the example's own faces (`vgpu-skybox-faces` in the temporary directory),
+/// writing those of them that are missing; returns it.
+fn default_faces() -> Result<PathBuf, Box<dyn std::error::Error>> {
+    let dir = std::env::temp_dir().join("vgpu-skybox-faces");
     std::fs::create_dir_all(&dir)?;
     for (name, .., color) in FACES {
+        let path = dir.join(format!("{name}.png"));
+        if path.exists() {
+            continue;
+        }
         let image = vgpu::RgbaImage {
             width: FACE_SIZE,
             height: FACE_SIZE,
             data: face_pixels(color),
         };
-        image.save_png(dir.join(format!("{name}.png")))?;
+        image.save_png(&path)?;
     }
     Ok(dir)
 }
@@ -155,7 +160,7 @@ fn run() -> Result<(), Box<dyn std::error::Error>> {
     );
     let dir = match std::env::args_os().nth(1) {
         Some(dir) => PathBuf::from(dir),
-        None => write_default_faces()?,
+        None => default_faces()?,
     };
     println!("faces: {}", dir.display());
     let cube = load_cube(&gpu, &dir)?;

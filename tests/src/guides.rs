@@ -20,6 +20,9 @@ pub mod render_bundles {}
 #[doc = include_str!("../../docs/pipelines.md")]
 pub mod pipelines {}
 
+#[doc = include_str!("../../docs/textures.md")]
+pub mod textures {}
+
 #[doc = include_str!("../../docs/measuring.md")]
 pub mod measuring {}
 

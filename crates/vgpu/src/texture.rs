@@ -95,7 +95,14 @@ impl Gpu {
         let usage = texture_usage(desc, features.allowed_usages);
         self.check_texture_samples(desc, usage, features.flags)
             .map_err(|(p, e)| fail(p, e))?;
-        check_view_kind(desc, self.cube_arrays()).map_err(|(p, e)| fail(p, e))?;
+        let view_formats = self.ctx.is_noop()
+            || self
+                .ctx
+                .adapter()
+                .get_downlevel_capabilities()
+                .flags
+                .contains(wgpu::DownlevelFlags::VIEW_FORMATS);
+        check_view_kind(desc, self.cube_arrays(), view_formats).map_err(|(p, e)| fail(p, e))?;
         Ok(usage)
     }
 
@@ -231,6 +238,7 @@ fn texture_usage(desc: &TextureDesc, allowed: wgpu::TextureUsages) -> wgpu::Text
 fn check_view_kind(
     desc: &TextureDesc,
     cube_arrays: bool,
+    view_formats: bool,
 ) -> std::result::Result<(), (String, String)> {
     use wgpu::TextureViewDimension as V;
     let view = desc.default_view_dimension();
@@ -266,6 +274,14 @@ fn check_view_kind(
                 "a cube (6 layers) or a 2D array; cube arrays need DownlevelFlags::CUBE_ARRAY_TEXTURES".to_owned(),
             ));
         }
+    }
+    if !desc.view_formats.is_empty() && !view_formats {
+        return Err((
+            format!("view formats {:?}", desc.view_formats),
+            "no view formats on this adapter (it lacks DownlevelFlags::VIEW_FORMATS, e.g. GL): \
+             create the texture in the format it is viewed in"
+                .to_owned(),
+        ));
     }
     for &f in &desc.view_formats {
         let twin = f != desc.format

@@ -514,7 +514,10 @@ impl TextureData {
         }
         Ok(RgbaImage {
             width: self.size.width,
-            height: self.size.height * self.size.depth_or_array_layers,
+            height: self
+                .size
+                .height
+                .saturating_mul(self.size.depth_or_array_layers),
             data,
         })
     }

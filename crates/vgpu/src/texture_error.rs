@@ -111,39 +111,47 @@ impl ErrorCode for TextureError {
 }
 
 /// The codes of [`TextureError`].
-pub(crate) const CODES: &[CodeInfo] = &[CodeInfo {
-    code: "VGPU-TEXTURE-WRITE-SIZE",
-    variant: "TextureError::WriteSize",
-    meaning: "A texture write was given more or fewer bytes than the region (mip, layer or box) holds in tightly packed rows.",
-    fix: "Give width × height × layers texels of the format's size (block-compressed formats: whole blocks), rows tightly packed: vgpu pads rows for the copy itself.",
-}, CodeInfo {
-    code: "VGPU-TEXTURE-REGION",
-    variant: "TextureError::Region",
-    meaning: "A texture write or read names a mip level, layer or region past the texture's extent, an empty region, or one off block boundaries.",
-    fix: "Keep mip < mip_level_count and origin + size within the mip level's size (mip n: max(1, size >> n)), layers within the texture's layers.",
-}, CodeInfo {
-    code: "VGPU-TEXTURE-FORMAT",
-    variant: "TextureError::Format",
-    meaning: "A texture's format, aspect or sample count cannot be written or read back this way (Depth24Plus depth, Depth32Float written through the queue, multisampled), or a TextureData accessor does not match the format's component type.",
-    fix: "Use Depth32Float (read) or Depth16Unorm (write and read) for depth, resolve multisampled textures first, and read integer formats with u32s()/i32s(), float and normalized ones with f32s().",
-}, CodeInfo {
-    code: "VGPU-TEXTURE-DESC",
-    variant: "TextureError::Desc",
-    meaning: "A texture description is out of range for its kind or the device (size, layers, mip levels, sample count).",
-    fix: "Follow the `expected` part of the message: e.g. a cube needs 6 layers of square faces, mips at most log2(size)+1.",
-}, CodeInfo {
-    code: "VGPU-TEXTURE-VIEW",
-    variant: "TextureError::View",
-    meaning: "A view of a texture asks for a mip level or layer it does not have, a dimension it cannot have (a cube of other than 6 square layers, a non-2D view of a multisampled texture, a cube array where the adapter has none), an aspect its format lacks, or a format outside its view_formats.",
-    fix: "Keep base_mip + mip_count <= mip_level_count() and base_layer + layer_count <= layers(); use cube_view() on a 6-layer square texture; list the sRGB twin in TextureDesc::view_formats to view it in that format.",
-}, CodeInfo {
-    code: "VGPU-TEXTURE-MIPS",
-    variant: "TextureError::Mips",
-    meaning: "generate_mips cannot fill this texture's mips: integer, depth, compressed, 3D or multisampled, a single mip level, or a format this adapter can neither render to nor write as storage, or the texture lacks that usage.",
-    fix: "Use a float, unorm or snorm 2D (array or cube) texture of several mip levels, created by Gpu::texture (it adds RENDER_ATTACHMENT, or STORAGE_BINDING, for mip chains); for integer data, average on the CPU and write each mip.",
-}, CodeInfo {
-    code: "VGPU-SAMPLER-DESC",
-    variant: "TextureError::Sampler",
-    meaning: "A SamplerDesc is out of range: lod_min_clamp negative or above lod_max_clamp, a LOD clamp NaN or infinite, anisotropy_clamp 0 or above 16, anisotropy above 1 with a filter other than Linear, or a ClampToBorder axis without border_color.",
-    fix: "Keep 0 <= lod_min_clamp <= lod_max_clamp (finite), anisotropy_clamp in 1..=16 with every filter Linear (SamplerDesc::with_anisotropy sets them), and give border_color with ClampToBorder (SamplerDesc::with_border).",
-}];
+pub(crate) const CODES: &[CodeInfo] = &[
+    CodeInfo {
+        code: "VGPU-TEXTURE-WRITE-SIZE",
+        variant: "TextureError::WriteSize",
+        meaning: "A texture write was given more or fewer bytes than the region (mip, layer or box) holds in tightly packed rows.",
+        fix: "Give width × height × layers texels of the format's size (block-compressed formats: whole blocks), rows tightly packed: vgpu pads rows for the copy itself.",
+    },
+    CodeInfo {
+        code: "VGPU-TEXTURE-REGION",
+        variant: "TextureError::Region",
+        meaning: "A texture write or read names a mip level, layer or region past the texture's extent, an empty region, or one off block boundaries.",
+        fix: "Keep mip < mip_level_count and origin + size within the mip level's size (mip n: max(1, size >> n)), layers within the texture's layers.",
+    },
+    CodeInfo {
+        code: "VGPU-TEXTURE-FORMAT",
+        variant: "TextureError::Format",
+        meaning: "A texture's format, aspect or sample count cannot be written or read back this way (Depth24Plus depth, Depth32Float written through the queue, multisampled), or a TextureData accessor does not match the format's component type.",
+        fix: "Use Depth32Float (read) or Depth16Unorm (write and read) for depth, resolve multisampled textures first, and read integer formats with u32s()/i32s(), float and normalized ones with f32s().",
+    },
+    CodeInfo {
+        code: "VGPU-TEXTURE-DESC",
+        variant: "TextureError::Desc",
+        meaning: "A texture description is out of range for its kind or the device (size, layers, mip levels, sample count).",
+        fix: "Follow the `expected` part of the message: e.g. a cube needs 6 layers of square faces, mips at most log2(size)+1.",
+    },
+    CodeInfo {
+        code: "VGPU-TEXTURE-VIEW",
+        variant: "TextureError::View",
+        meaning: "A view of a texture asks for a mip level or layer it does not have, a dimension it cannot have (a cube of other than 6 square layers, a non-2D view of a multisampled texture, a cube array where the adapter has none), an aspect its format lacks, or a format outside its view_formats.",
+        fix: "Keep base_mip + mip_count <= mip_level_count() and base_layer + layer_count <= layers(); use cube_view() on a 6-layer square texture; list the sRGB twin in TextureDesc::view_formats to view it in that format.",
+    },
+    CodeInfo {
+        code: "VGPU-TEXTURE-MIPS",
+        variant: "TextureError::Mips",
+        meaning: "generate_mips cannot fill this texture's mips: integer, depth, compressed, 3D or multisampled, a single mip level, or a format this adapter can neither render to nor write as storage, or the texture lacks that usage.",
+        fix: "Use a float, unorm or snorm 2D (array or cube) texture of several mip levels, created by Gpu::texture (it adds RENDER_ATTACHMENT, or STORAGE_BINDING, for mip chains); for integer data, average on the CPU and write each mip.",
+    },
+    CodeInfo {
+        code: "VGPU-SAMPLER-DESC",
+        variant: "TextureError::Sampler",
+        meaning: "A SamplerDesc is out of range: lod_min_clamp negative or above lod_max_clamp, a LOD clamp NaN or infinite, anisotropy_clamp 0 or above 16, anisotropy above 1 with a filter other than Linear, or a ClampToBorder axis without border_color.",
+        fix: "Keep 0 <= lod_min_clamp <= lod_max_clamp (finite), anisotropy_clamp in 1..=16 with every filter Linear (SamplerDesc::with_anisotropy sets them), and give border_color with ClampToBorder (SamplerDesc::with_border).",
+    },
+];

@@ -137,10 +137,16 @@ impl Texture {
         self.read_region_async(gpu, &TextureRegion::mip(mip)).await
     }
 
-    /// Reads one layer (or 3D slice) of mip level `mip` back, blocking.
+    /// Reads one layer (or 3D slice) of mip level `mip` back, blocking (`VGPU-TEXTURE-REGION`
+    /// past the last layer or mip).
     pub fn read_layer(&self, gpu: &Gpu, layer: u32, mip: u32) -> Result<TextureData> {
+        wait(self.read_layer_async(gpu, layer, mip))
+    }
+
+    /// [`read_layer`](Self::read_layer) without blocking.
+    pub async fn read_layer_async(&self, gpu: &Gpu, layer: u32, mip: u32) -> Result<TextureData> {
         let region = self.layer_region(layer, mip);
-        wait(self.read_region_async(gpu, &region))
+        self.read_region_async(gpu, &region).await
     }
 
     /// Reads `region` back, blocking (`VGPU-TEXTURE-REGION` for a region past the texture,

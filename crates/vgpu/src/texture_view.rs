@@ -140,6 +140,29 @@ impl TextureView {
     }
 }
 
+impl TextureView {
+    /// A render target over this view: one mip of one layer of a texture with
+    /// `RENDER_ATTACHMENT` usage (a mip chain has it; add it with `TextureDesc::usage`
+    /// otherwise), sized as that mip. Passes into it draw into that layer and mip only
+    /// (`VGPU-TEXTURE-VIEW` for a view of several mips or layers).
+    pub fn target(&self, gpu: &crate::Gpu) -> Result<crate::Target> {
+        let s = &self.shape;
+        if s.mip_count != 1 || s.layer_count != 1 || s.dimension != wgpu::TextureViewDimension::D2 {
+            return Err(TextureError::View {
+                label: self.record.label.clone(),
+                problem: format!(
+                    "{} mip(s) and {} layer(s) ({:?}) as a render target",
+                    s.mip_count, s.layer_count, s.dimension
+                ),
+                expected: "a 2D view of one mip and one layer: texture.view_with(&ViewDesc { dimension: Some(D2), base_mip, mip_count: Some(1), base_layer, layer_count: Some(1), .. })".to_owned(),
+            }
+            .into());
+        }
+        let label = self.desc.label.as_deref().unwrap_or(&self.record.label);
+        gpu.target_over_views(label, &self.view, None, self.size())
+    }
+}
+
 impl Texture {
     /// A view per `desc`. Fails with `VGPU-TEXTURE-VIEW` (changing nothing) for a mip or layer
     /// range past the texture's, a dimension the texture cannot have (a cube of a layer count

@@ -516,7 +516,7 @@ fn a_texture_or_target_over_max_texture_dimension_is_refused_and_changes_nothing
     each_device(|device| {
         let s = scene(&device.gpu());
         let max = s.gpu.device().limits().max_texture_dimension_2d;
-        refused_without_effect(&s, "VGPU-TARGET-SIZE", || {
+        refused_without_effect(&s, "VGPU-TEXTURE-DESC", || {
             s.gpu
                 .texture(&TextureDesc {
                     width: max + 1,

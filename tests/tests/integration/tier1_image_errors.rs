@@ -246,6 +246,9 @@ fn mangled_images_never_panic() {
     }
 }
 
+/// A fuzz seed: its file name, its options byte, the image file, the image's size.
+type Seed = (&'static str, u8, Vec<u8>, (u32, u32));
+
 /// The seeds of the `image` fuzz target (`fuzz/seeds/image/`): tiny valid PNG (8-bit RGBA,
 /// 8-bit gray, 16-bit RGB), JPEG and HDR files, each a first byte of options (see
 /// `fuzz/fuzz_targets/image.rs`) then the file. `VGPU_BLESS=1` writes them; the test checks each
@@ -282,7 +285,7 @@ fn the_image_fuzz_seeds_decode() {
     let gray16: Vec<u8> = (0..3 * 2 * 3u16)
         .flat_map(|i| (i * 3000).to_ne_bytes())
         .collect();
-    let seeds: [(&str, u8, Vec<u8>, (u32, u32)); 6] = [
+    let seeds: [Seed; 6] = [
         (
             "png-rgba8",
             1,

@@ -208,6 +208,15 @@ fn views_of_what_a_texture_does_not_have_are_refused() {
         "VGPU-TEXTURE-VIEW",
         &["count Some(0)"],
     );
+    refused(
+        sky.array_view().unwrap().target(&gpu),
+        "VGPU-TEXTURE-VIEW",
+        &[
+            "3 mip(s) and 6 layer(s)",
+            "as a render target",
+            "one mip and one layer",
+        ],
+    );
     // Their accepted neighbours.
     assert_eq!(sky.layer_view(5).unwrap().layers(), 5..6);
     assert_eq!(sky.mip_view(2).unwrap().size(), (1, 1));

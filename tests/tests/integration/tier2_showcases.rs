@@ -91,7 +91,11 @@ fn check_skybox_counters(run: &ExampleRun) {
         assert_eq!(s["draws"], 1, "view {i}: draws");
     }
     for (i, s) in frames.iter().enumerate().skip(1) {
-        for counter in ["bind groups created", "buffers created", "pipelines created"] {
+        for counter in [
+            "bind groups created",
+            "buffers created",
+            "pipelines created",
+        ] {
             assert_eq!(s[counter], 0, "view {i}: {counter}");
         }
     }
@@ -122,18 +126,16 @@ fn skybox_samples_the_cube_face_the_camera_looks_at() {
         );
     }
     let oblique = image(&run, "skybox.png", SKY_SIZE);
-    let count = |color: [u8; 4]| {
-        oblique
-            .chunks_exact(4)
-            .filter(|p| *p == color)
-            .count()
-    };
+    let count = |color: [u8; 4]| oblique.chunks_exact(4).filter(|p| *p == color).count();
     for (name, color) in FACES {
         let seen = count(color);
         if ["px", "py", "nz"].contains(&name) {
             assert!(seen > 100, "face {name} in the oblique view: {seen} pixels");
         } else {
-            assert_eq!(seen, 0, "face {name} in the oblique view (behind the camera)");
+            assert_eq!(
+                seen, 0,
+                "face {name} in the oblique view (behind the camera)"
+            );
         }
     }
 }
@@ -189,8 +191,16 @@ fn bloom_glows_around_bright_shapes_only() {
 
     // The warm disc: centre (0.30, 0.30) in uv, radius 0.05 (12.8 pixels).
     let centre = (77, 77);
-    assert_eq!(at(&on, centre), [255; 4], "disc centre, bloom on, {adapter}");
-    assert_eq!(at(&off, centre), [255; 4], "disc centre, bloom off, {adapter}");
+    assert_eq!(
+        at(&on, centre),
+        [255; 4],
+        "disc centre, bloom on, {adapter}"
+    );
+    assert_eq!(
+        at(&off, centre),
+        [255; 4],
+        "disc centre, bloom off, {adapter}"
+    );
 
     // 7 pixels outside the disc's edge, on the dark background.
     for near in [(77 + 20, 77), (77, 77 + 20), (77 - 20, 77)] {
@@ -208,10 +218,7 @@ fn bloom_glows_around_bright_shapes_only() {
     // The background's far corner and the dim panel (0.70..0.95 in uv).
     for far in [(250, 250), (5, 250), (250, 140), (235, 235), (200, 200)] {
         let (with, without) = (at(&on, far), at(&off, far));
-        let close = with
-            .iter()
-            .zip(without)
-            .all(|(&a, b)| a.abs_diff(b) <= 2);
+        let close = with.iter().zip(without).all(|(&a, b)| a.abs_diff(b) <= 2);
         assert!(
             close,
             "{far:?} is far from every bright shape, unchanged on {adapter}: {with:?} vs \

@@ -1,7 +1,8 @@
 //! [`TextureDesc`]: what a texture is (dimension, size, layers, mips, samples, view dimension,
 //! view formats), with constructors for each kind and builder methods.
 
-/// Describes a [`Texture`]. `Default`: 1×1 `Rgba8Unorm`, 2D, one layer, one mip, one sample.
+/// Describes a [`Texture`](crate::Texture). `Default`: 1×1 `Rgba8Unorm`, 2D, one layer, one
+/// mip, one sample.
 ///
 /// Built with a constructor and builder methods:
 ///
