@@ -10,7 +10,7 @@
 //! 2. **bright pass**: what exceeds the threshold (1.0), scaled by how far it exceeds it,
 //!    written into mip 0 of the bloom chain: an `Rgba16Float` texture of `MIPS` mip levels,
 //!    the size of the scene at mip 0. Each mip level is drawn into through a target made of a
-//!    one-level view of it (`Texture::mip_view`, `Gpu::target_for_view`), and read through the
+//!    one-level view of it (`Texture::mip_view`, `TextureView::target`, sized to its level), and read through the
 //!    same view, bound like a texture.
 //! 3. **down**: each mip level from the one above it, with the 13-tap filter of Jimenez's
 //!    "Next generation post processing in Call of Duty: Advanced Warfare" (a 4×4 box and four
@@ -209,10 +209,10 @@ fn targets(gpu: &Gpu) -> vgpu::Result<Targets> {
     let views = (0..MIPS)
         .map(|level| chain.mip_view(level))
         .collect::<vgpu::Result<Vec<_>>>()?;
-    let mut mips = Vec::new();
-    for (level, view) in views.iter().enumerate() {
-        mips.push(gpu.target_for_view(&format!("bloom mip {level}"), view.raw(), None)?);
-    }
+    let mips = views
+        .iter()
+        .map(|view| view.target(gpu))
+        .collect::<vgpu::Result<Vec<_>>>()?;
     let composite = gpu.target_with(&TargetDesc::new(SIZE, SIZE).label("composite"))?;
     let composite_off = gpu.target_with(&TargetDesc::new(SIZE, SIZE).label("composite off"))?;
     let scene = TargetDesc::new(SIZE, SIZE)

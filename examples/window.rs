@@ -483,13 +483,13 @@ impl ApplicationHandler for App {
             return;
         };
         let errors = r.gpu.take_uncaptured_errors();
-        if let Some(first) = errors.first() {
-            if self.error.is_none() {
-                self.error = Some(format!(
-                    "wgpu reported {} error(s); the first: {first:?}",
-                    errors.len()
-                ));
-            }
+        if let Some(first) = errors.first()
+            && self.error.is_none()
+        {
+            self.error = Some(format!(
+                "wgpu reported {} error(s); the first: {first:?}",
+                errors.len()
+            ));
         }
         self.summary = Some(self.summary(&r));
     }

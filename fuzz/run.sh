@@ -4,7 +4,7 @@
 # (or a timeout / out-of-memory), i.e. libFuzzer failed or left a new file in
 # fuzz/artifacts/<target>/.
 #
-#   fuzz/run.sh [SECONDS] [TARGET...]          targets: shader pack typed api (default: all)
+#   fuzz/run.sh [SECONDS] [TARGET...]          targets: shader pack typed api image (default: all)
 #
 # Environment:
 #   FUZZ_BIN_DIR=dir   run prebuilt binaries dir/<target> (no cargo; built by
@@ -27,7 +27,7 @@ here="$(cd "$(dirname "$0")" && pwd)"
 secs="${1:-30}"
 [ $# -gt 0 ] && shift
 targets=("$@")
-[ ${#targets[@]} -eq 0 ] && targets=(shader pack typed api)
+[ ${#targets[@]} -eq 0 ] && targets=(shader pack typed api image)
 
 if [ -n "${FUZZ_BIN_DIR:-}" ]; then
     bin_dir="$(cd "$FUZZ_BIN_DIR" && pwd)"

@@ -356,10 +356,10 @@ impl BindGroupCache {
     /// Removes one entry from the lists, its layout map and the index (counts one eviction).
     fn evict(&mut self, stats: &Stats, key: EntryKey) {
         unlink(&mut self.entries, &mut self.all, key, List::All);
-        if let Some(layout) = self.entries.get(key).map(|e| e.layout) {
-            if let Some(bucket) = self.by_layout.get_mut(&layout) {
-                unlink(&mut self.entries, &mut bucket.ends, key, List::Layout);
-            }
+        if let Some(layout) = self.entries.get(key).map(|e| e.layout)
+            && let Some(bucket) = self.by_layout.get_mut(&layout)
+        {
+            unlink(&mut self.entries, &mut bucket.ends, key, List::Layout);
         }
         let Some(entry) = self.entries.remove(key) else {
             return;

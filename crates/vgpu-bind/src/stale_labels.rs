@@ -26,10 +26,10 @@ impl<K> Default for StaleLabels<K> {
 
 impl<K: Copy + Eq + Hash> StaleLabels<K> {
     pub(crate) fn remember(&mut self, key: K, label: Box<str>) {
-        if self.order.len() >= REMEMBERED_STALE_LABELS {
-            if let Some(old) = self.order.pop_front() {
-                self.labels.remove(&old);
-            }
+        if self.order.len() >= REMEMBERED_STALE_LABELS
+            && let Some(old) = self.order.pop_front()
+        {
+            self.labels.remove(&old);
         }
         self.order.push_back(key);
         self.labels.insert(key, label);

@@ -310,17 +310,17 @@ impl BindingStore {
             previous = Some(entry.binding);
             wgpu_entries.push(self.resolve(layout, entry)?);
         }
-        if sorted.len() != layout.entries.len() {
-            if let Some(missing) = layout.entries.iter().find(|l| {
+        if sorted.len() != layout.entries.len()
+            && let Some(missing) = layout.entries.iter().find(|l| {
                 sorted
                     .binary_search_by_key(&l.binding, |e| e.binding)
                     .is_err()
-            }) {
-                return Err(BindError::MissingBinding {
-                    layout: layout.label.to_string(),
-                    binding: missing.binding,
-                });
-            }
+            })
+        {
+            return Err(BindError::MissingBinding {
+                layout: layout.label.to_string(),
+                binding: missing.binding,
+            });
         }
         self.ctx
             .create_bind_group(&wgpu::BindGroupDescriptor {

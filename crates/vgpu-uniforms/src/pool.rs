@@ -246,10 +246,10 @@ impl Pool {
             .classes
             .iter()
             .position(|c| c.slot_size == slot_size && c.stride == stride);
-        if let Some(class) = found {
-            if let Some(loc) = self.alloc_in_open_page(class, slot_size) {
-                return Ok(loc);
-            }
+        if let Some(class) = found
+            && let Some(loc) = self.alloc_in_open_page(class, slot_size)
+        {
+            return Ok(loc);
         }
         let slots = self.slots_per_page(slot_size);
         let size = u64::from(slots) * u64::from(slot_size);

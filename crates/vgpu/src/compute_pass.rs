@@ -88,12 +88,12 @@ impl ComputePass<'_> {
         }
         let mut st = self.held.borrow_mut();
         let key = compute.inner.key;
-        if let Some((id, pipeline)) = st.compute_pipeline(key)? {
-            if self.pipeline != id {
-                self.cpass.set_pipeline(&pipeline);
-                self.pipeline = id;
-                self.bound.set_pipeline_calls += 1;
-            }
+        if let Some((id, pipeline)) = st.compute_pipeline(key)?
+            && self.pipeline != id
+        {
+            self.cpass.set_pipeline(&pipeline);
+            self.pipeline = id;
+            self.bound.set_pipeline_calls += 1;
         }
         st.record_groups(key, &mut self.cpass, &mut self.bound)?;
         self.bound.operations += 1;

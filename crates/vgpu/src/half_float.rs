@@ -3,6 +3,13 @@
 
 /// `x` as the bits of the nearest half float (round to nearest even; overflow to infinity,
 /// NaN kept NaN).
+#[cfg_attr(
+    not(any(feature = "image", test)),
+    expect(
+        dead_code,
+        reason = "only HDR images (the `image` feature) write half floats"
+    )
+)]
 pub(crate) fn f32_to_f16_bits(x: f32) -> u16 {
     let bits = x.to_bits();
     let sign = ((bits >> 16) & 0x8000) as u16;

@@ -95,6 +95,9 @@ mod frame;
 mod gpu;
 mod gpu_options;
 mod half_float;
+mod image_error;
+#[cfg(feature = "image")]
+mod image_file;
 mod indirect_args;
 mod indirect_error;
 #[doc(hidden)]
@@ -125,14 +128,11 @@ mod target_desc;
 mod target_read;
 mod target_signature;
 mod texture;
-mod texture_error;
 mod texture_data;
+mod texture_error;
 mod texture_read;
-mod texture_write;
 mod texture_view;
-mod image_error;
-#[cfg(feature = "image")]
-mod image_file;
+mod texture_write;
 #[cfg(not(target_arch = "wasm32"))]
 mod thread_safety;
 mod typed;
@@ -158,12 +158,15 @@ pub use error_codes::{CodeInfo, error_codes, explain};
 pub use frame::Frame;
 pub use gpu::Gpu;
 pub use gpu_options::GpuOptions;
+pub use image_error::ImageError;
+#[cfg(feature = "image")]
+pub use image_file::{HdrFormat, ImageOptions, ImageSource};
 pub use indirect_error::IndirectError;
 pub use occlusion::{OcclusionQueries, OcclusionResults};
 pub use pass::Pass;
 pub use pass_desc::{PassDesc, PassTarget};
-pub use pipeline_error::PipelineError;
 pub use ping_pong::{PingPong, PingPongSide};
+pub use pipeline_error::PipelineError;
 pub use query_error::QueryError;
 pub use report::{Bound, FrameReport, SurfaceSkip, Verdict};
 pub use rgba_image::RgbaImage;
@@ -175,12 +178,9 @@ pub use target::Target;
 pub use target_desc::TargetDesc;
 pub use target_signature::{ColorFormats, MAX_COLOR_ATTACHMENTS, TargetSignature};
 pub use texture::{Texture, TextureDesc};
-pub use texture_view::{TextureView, ViewDesc};
-pub use texture_error::TextureError;
 pub use texture_data::{Texel, TextureData, TextureRegion};
-pub use image_error::ImageError;
-#[cfg(feature = "image")]
-pub use image_file::{HdrFormat, ImageOptions, ImageSource};
+pub use texture_error::TextureError;
+pub use texture_view::{TextureView, ViewDesc};
 pub use typed::{MemoryIsWgsl, Uniform};
 pub use typed_binding::TypedBinding;
 pub use typed_ref::TypedRef;

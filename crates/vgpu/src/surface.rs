@@ -275,10 +275,10 @@ pub(crate) fn resize_followers(
     let mut first = Ok(());
     for record in followers.iter().filter_map(Weak::upgrade) {
         let target = crate::Target { inner: record };
-        if let Err(e) = target.resize(width, height) {
-            if first.is_ok() {
-                first = Err(e);
-            }
+        if let Err(e) = target.resize(width, height)
+            && first.is_ok()
+        {
+            first = Err(e);
         }
     }
     first

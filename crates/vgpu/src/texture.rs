@@ -3,7 +3,7 @@
 
 use std::sync::Arc;
 
-use crate::error::{BufferError, Result};
+use crate::error::Result;
 use crate::gpu::Gpu;
 use crate::state::TextureRecord;
 use crate::texture_error::TextureError;
@@ -60,14 +60,6 @@ impl Gpu {
                 },
             }),
         })
-    }
-
-    /// A texture holding `data` (tightly packed rows of `width` texels, of its first layer
-    /// and mip).
-    pub fn texture_with_data(&self, desc: &TextureDesc, data: &[u8]) -> Result<Texture> {
-        let texture = self.texture(desc)?;
-        texture.write(self, data)?;
-        Ok(texture)
     }
 
     /// Whether this adapter binds cube arrays.
@@ -350,59 +342,5 @@ impl Texture {
     /// The default view (what binding the texture binds).
     pub fn view(&self) -> &wgpu::TextureView {
         &self.inner.view
-    }
-
-    /// Replaces the whole texture's contents with `data` (tightly packed rows; for
-    /// block-compressed formats, rows of blocks).
-    /// Fails with `VGPU-FOREIGN-GPU` if `gpu` did not create the texture, `VGPU-BUFFER-RANGE`
-    /// if `data` is not exactly the texture's size, and `VGPU-DEVICE-VALIDATION` (with wgpu's
-    /// description) if wgpu refuses the write, e.g. for a format that cannot be a copy
-    /// destination such as `Depth32Float`.
-    pub fn write(&self, gpu: &Gpu, data: &[u8]) -> Result<()> {
-        gpu.ctx.check_lost("Texture::write")?;
-        if self.inner.gpu != gpu.id() {
-            return Err(crate::error::foreign_gpu(
-                "texture",
-                &self.inner.label,
-                "writing it",
-            ));
-        }
-        let (w, h) = self.size();
-        let format = self.format();
-        let block = format.block_copy_size(None).unwrap_or(0);
-        // Block-compressed formats are copied in blocks of several texels (4×4 for BC).
-        let (bw, bh) = format.block_dimensions();
-        let (columns, rows) = (w.div_ceil(bw), h.div_ceil(bh));
-        let expected = u64::from(columns) * u64::from(rows) * u64::from(block);
-        if block == 0 || data.len() as u64 != expected {
-            let unit = if (bw, bh) == (1, 1) {
-                format!("{w}x{h} texels of {block} bytes")
-            } else {
-                format!("{columns}x{rows} blocks of {bw}x{bh} texels, {block} bytes each")
-            };
-            return Err(BufferError::Range {
-                label: self.inner.label.clone(),
-                what: "texture data length",
-                expected: format!("{expected} bytes ({unit})"),
-                actual: format!("{} bytes", data.len()),
-            }
-            .into());
-        }
-        gpu.ctx.write_texture(
-            Some(&self.inner.label),
-            self.inner.texture.as_image_copy(),
-            data,
-            wgpu::TexelCopyBufferLayout {
-                offset: 0,
-                bytes_per_row: Some(columns * block),
-                rows_per_image: Some(rows),
-            },
-            wgpu::Extent3d {
-                width: w,
-                height: h,
-                depth_or_array_layers: 1,
-            },
-        )?;
-        Ok(())
     }
 }

@@ -94,6 +94,28 @@ pub enum TextureError {
         /// What would be accepted.
         expected: &'static str,
     },
+    /// A shader binds a `texture_storage_*` with a format and access mode (`read`,
+    /// `read_write`, `write`, `atomic`) this device cannot use together (`rgba8unorm` with
+    /// `read_write` is not core WebGPU; GL lacks many). Caught where the draw's or compute's
+    /// layouts are made, before wgpu sees them.
+    #[error(
+        "VGPU-TEXTURE-STORAGE-ACCESS: {operation}: binding {binding:?} is {wgsl}, but this device cannot use {format:?} storage textures with {access} access; {hint}"
+    )]
+    StorageAccess {
+        /// The operation: entry points and shader label.
+        operation: String,
+        /// The binding's WGSL name.
+        binding: String,
+        /// Its WGSL type (`texture_storage_2d<rgba8unorm, read_write>`).
+        wgsl: String,
+        /// The texel format.
+        format: wgpu::TextureFormat,
+        /// The access mode as WGSL spells it.
+        access: &'static str,
+        /// What to do instead: formats this device has that access for, or the feature to
+        /// request.
+        hint: String,
+    },
 }
 
 impl ErrorCode for TextureError {
@@ -106,6 +128,7 @@ impl ErrorCode for TextureError {
             TextureError::Format { .. } => "VGPU-TEXTURE-FORMAT",
             TextureError::Mips { .. } => "VGPU-TEXTURE-MIPS",
             TextureError::Sampler { .. } => "VGPU-SAMPLER-DESC",
+            TextureError::StorageAccess { .. } => "VGPU-TEXTURE-STORAGE-ACCESS",
         }
     }
 }
@@ -153,5 +176,11 @@ pub(crate) const CODES: &[CodeInfo] = &[
         variant: "TextureError::Sampler",
         meaning: "A SamplerDesc is out of range: lod_min_clamp negative or above lod_max_clamp, a LOD clamp NaN or infinite, anisotropy_clamp 0 or above 16, anisotropy above 1 with a filter other than Linear, or a ClampToBorder axis without border_color.",
         fix: "Keep 0 <= lod_min_clamp <= lod_max_clamp (finite), anisotropy_clamp in 1..=16 with every filter Linear (SamplerDesc::with_anisotropy sets them), and give border_color with ClampToBorder (SamplerDesc::with_border).",
+    },
+    CodeInfo {
+        code: "VGPU-TEXTURE-STORAGE-ACCESS",
+        variant: "TextureError::StorageAccess",
+        meaning: "A shader's `texture_storage_*` binding asks for a format and access mode this device cannot use together: `read_write` is core WebGPU only for r32float, r32uint and r32sint; `read` and `read_write` of other formats, and any storage access on GL, depend on the adapter.",
+        fix: "Use a format the message lists for that access (r32float, r32uint, r32sint have `read_write` wherever WebGPU's formats are supported), split the access into a `read` and a `write` texture, or request `Features::TEXTURE_ADAPTER_SPECIFIC_FORMAT_FEATURES` in `GpuOptions::features` where the adapter has the access for that format.",
     },
 ];

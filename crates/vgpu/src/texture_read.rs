@@ -65,9 +65,11 @@ async fn copy_out(
 }
 
 /// Why wgpu's GL backend cannot copy `texture` into a buffer (it reads through `glReadPixels`
-/// of a framebuffer), or `None`: cube-compatible textures (square, 6·n layers: GL makes them
-/// cube maps), block-compressed formats, and formats that are not color-renderable there
-/// (snorm, `Rgb9e5Ufloat`), which would come back as zeros or clamped.
+/// of a framebuffer), or `None`: cube-compatible textures (square, 6·n layers: wgpu's GL backend
+/// makes them cube maps whatever the view dimension asked, `TextureDesc::array` too, and its
+/// copy out of a cube map writes nothing, so the bytes would be zeros), block-compressed
+/// formats, and formats that are not color-renderable there (snorm, `Rgb9e5Ufloat`), which
+/// would come back as zeros or clamped.
 fn gl_gap(texture: &wgpu::Texture) -> Option<&'static str> {
     let format = texture.format();
     let cube = texture.dimension() == wgpu::TextureDimension::D2
@@ -76,7 +78,7 @@ fn gl_gap(texture: &wgpu::Texture) -> Option<&'static str> {
         && texture.sample_count() == 1;
     if cube {
         return Some(
-            "GL makes a square texture of 6·n layers a cube map, which it cannot copy to a buffer: sample its faces into a Target and read that",
+            "GL makes a square texture of 6·n layers a cube map (even one made as an array), which it cannot copy to a buffer: sample its faces into a Target and read that, or give the array a non-square size",
         );
     }
     if format.is_compressed() {
@@ -115,7 +117,11 @@ impl Texture {
     /// [`read_async`](Self::read_async).
     ///
     /// Refusals: `VGPU-TEXTURE-FORMAT` (`Depth24Plus` depth, which has no defined bytes: use
-    /// `Depth32Float`; multisampled textures), `VGPU-FOREIGN-GPU`.
+    /// `Depth32Float`; multisampled textures), `VGPU-FOREIGN-GPU`. On GL also
+    /// `VGPU-TEXTURE-FORMAT` for what wgpu's GL backend cannot copy out, rather than zeros:
+    /// square textures of 6·n layers (GL makes them cube maps, arrays of that shape included),
+    /// block-compressed formats, snorm formats and `Rgb9e5Ufloat`. Arrays of any other shape
+    /// read every layer on every backend.
     pub fn read(&self, gpu: &Gpu) -> Result<TextureData> {
         wait(self.read_async(gpu))
     }

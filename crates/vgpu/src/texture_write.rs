@@ -1,5 +1,5 @@
 //! Writing parts of a [`Texture`]: one mip level, one layer, a region; all layers (and mips) at
-//! creation ([`Gpu::texture_with_layers`]). Rows come tightly packed; the copy layout is vgpu's
+//! creation ([`Gpu::texture_with_data`]). Rows come tightly packed; the copy layout is vgpu's
 //! business. Also the checks a write and a read share ([`CopyPlan`]).
 
 use crate::error::Result;
@@ -317,12 +317,16 @@ impl Texture {
         self.write_region(gpu, &self.layer_region(layer, mip), data)
     }
 
-    /// Writes the whole texture from one buffer: either all layers of mip 0 (layer after layer),
-    /// or every mip level of every layer, **mip after mip** (mip 0's layers, then mip 1's, …; so
-    /// mip 0 alone is a prefix of the full chain). Which is meant is told by the length.
-    /// `VGPU-TEXTURE-WRITE-SIZE` (naming both lengths) for any other length; nothing written.
-    pub fn write_layers(&self, gpu: &Gpu, data: &[u8]) -> Result<()> {
-        self.check_copy_owner(gpu, "Texture::write_layers")?;
+    /// Replaces the whole texture's contents from one buffer of tightly packed rows (rows of
+    /// blocks for block-compressed formats): either all layers of mip 0 (layer after layer; a
+    /// cube's faces +X, −X, +Y, −Y, +Z, −Z), or every mip level of every layer, **mip after mip**
+    /// (mip 0's layers, then mip 1's, …; so mip 0 alone is a prefix of the full chain). Which is
+    /// meant is told by the length. `VGPU-TEXTURE-WRITE-SIZE` (naming both lengths) for any
+    /// other length, `VGPU-TEXTURE-FORMAT` for a format that cannot be written (depth but
+    /// `Depth16Unorm`, multisampled), `VGPU-FOREIGN-GPU` for a texture of another `Gpu`: nothing
+    /// written.
+    pub fn write(&self, gpu: &Gpu, data: &[u8]) -> Result<()> {
+        self.check_copy_owner(gpu, "Texture::write")?;
         let mut plans = Vec::new();
         for mip in 0..self.inner.texture.mip_level_count() {
             plans.push(self.copy_plan(gpu, &TextureRegion::mip(mip), Direction::Write, false)?);
@@ -360,7 +364,7 @@ impl Texture {
 impl Gpu {
     /// A texture of any kind (arrays, cubes, 3D, mip chains) holding `data`: all layers of mip 0
     /// layer after layer (a cube: +X, −X, +Y, −Y, +Z, −Z), or every mip of every layer, mip after
-    /// mip (see [`Texture::write_layers`]). Rows tightly packed.
+    /// mip (see [`Texture::write`]). Rows tightly packed.
     ///
     /// ```
     /// let gpu = vgpu::Gpu::noop();
@@ -371,13 +375,13 @@ impl Gpu {
     ///     view_dimension: Some(wgpu::TextureViewDimension::Cube),
     ///     ..Default::default()
     /// };
-    /// let cube = gpu.texture_with_layers(&desc, &[128; 2 * 2 * 4 * 6])?;
+    /// let cube = gpu.texture_with_data(&desc, &[128; 2 * 2 * 4 * 6])?;
     /// # let _ = cube;
     /// # Ok::<(), vgpu::Error>(())
     /// ```
-    pub fn texture_with_layers(&self, desc: &TextureDesc, data: &[u8]) -> Result<Texture> {
+    pub fn texture_with_data(&self, desc: &TextureDesc, data: &[u8]) -> Result<Texture> {
         let texture = self.texture(desc)?;
-        texture.write_layers(self, data)?;
+        texture.write(self, data)?;
         Ok(texture)
     }
 }

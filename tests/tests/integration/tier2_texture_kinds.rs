@@ -348,15 +348,20 @@ fn run_storage(gpu: &Gpu, wgsl: &str, texture: &Texture, times: u32) -> vgpu::Re
 }
 
 /// On a backend without `access` for r32float storage textures (GL may lack read-only or
-/// read-write ones), the compute is refused where its layout is made: a typed error naming the
-/// access, never a panic or an uncaptured error.
+/// read-write ones), the compute is refused where its layout is made, before wgpu sees it:
+/// `VGPU-TEXTURE-STORAGE-ACCESS` naming the WGSL type and the access, never a panic, a
+/// `VGPU-BIND-DEVICE` or an uncaptured error. `access` is as WGSL spells it.
 fn expect_refused(gpu: &Gpu, result: vgpu::Result<Vec<f32>>, access: &str) -> Option<Vec<f32>> {
     match result {
         Ok(v) => Some(v),
         Err(e) => {
             let text = e.to_string();
-            assert_eq!(e.code(), "VGPU-BIND-DEVICE", "{text}");
-            assert!(text.contains(&format!("{access} access")), "{text}");
+            assert_eq!(e.code(), "VGPU-TEXTURE-STORAGE-ACCESS", "{text}");
+            assert!(
+                text.contains(&format!("texture_storage_2d<r32float, {access}>")),
+                "{text}"
+            );
+            assert!(text.contains(&format!("with {access} access")), "{text}");
             assert_eq!(gpu.adapter_info().backend, wgpu::Backend::Gl, "{text}");
             eprintln!("GL: {access} storage textures refused as expected: {text}");
             None
@@ -425,10 +430,10 @@ fn each_storage_texture_access_mode_reaches_the_texture() {
             &source,
             1,
         );
-        if let Some(got) = expect_refused(gpu, read, "ReadOnly") {
-            if !gpu.is_noop() {
-                assert_eq!(got, values, "read");
-            }
+        if let Some(got) = expect_refused(gpu, read, "read")
+            && !gpu.is_noop()
+        {
+            assert_eq!(got, values, "read");
         }
 
         // read_write: each dispatch doubles and adds one in place; the second sees the first's.
@@ -445,11 +450,119 @@ fn each_storage_texture_access_mode_reaches_the_texture() {
             &cell,
             2,
         );
-        if let Some(got) = expect_refused(gpu, rw, "ReadWrite") {
-            if !gpu.is_noop() {
-                assert_eq!(got, values.map(|v| 4.0 * v + 3.0), "read_write");
+        if let Some(got) = expect_refused(gpu, rw, "read_write")
+            && !gpu.is_noop()
+        {
+            assert_eq!(got, values.map(|v| 4.0 * v + 3.0), "read_write");
+        }
+    });
+}
+
+/// Creates a compute of `wgsl` (binding `canvas`, entry `cs_main`) and returns its refusal.
+fn compute_refusal(gpu: &Gpu, wgsl: &str) -> Option<vgpu::Error> {
+    let shader = gpu.shader("storage access", wgsl).unwrap();
+    gpu.compute(&shader, ComputeDesc::default()).err()
+}
+
+/// Asserts `err` is `VGPU-TEXTURE-STORAGE-ACCESS` for `wgsl_type` naming the operation
+/// (`entry`), the binding `canvas`, the format and the access.
+fn assert_storage_access(err: &vgpu::Error, entry: &str, wgsl_type: &str, access: &str) {
+    let text = err.to_string();
+    assert_eq!(err.code(), "VGPU-TEXTURE-STORAGE-ACCESS", "{text}");
+    for part in [
+        "\"storage access\"",
+        entry,
+        "binding \"canvas\"",
+        wgsl_type,
+        &format!("with {access} access"),
+    ] {
+        assert!(text.contains(part), "missing {part:?}: {text}");
+    }
+    assert!(
+        matches!(
+            err.as_texture(),
+            Some(vgpu::TextureError::StorageAccess { access: a, .. }) if *a == access
+        ),
+        "{err:?}"
+    );
+}
+
+/// A storage format and access the device lacks is refused at creation with
+/// `VGPU-TEXTURE-STORAGE-ACCESS`, naming the operation, the binding, the WGSL type, the format
+/// and the access, with a fix; wgpu never sees the layout (no `VGPU-BIND-DEVICE`, no uncaptured
+/// error: `each_gpu` checks). `rg32float` with `read_write` is refused on every backend: WebGPU
+/// guarantees it only `read` and `write` (noop, lavapipe without
+/// `TEXTURE_ADAPTER_SPECIFIC_FORMAT_FEATURES`), and llvmpipe GL has no rg32float storage at all.
+/// `rgba8unorm` with `read_write` is not core WebGPU either (refused on noop and lavapipe), but
+/// GL reports its adapter's own support, which llvmpipe has: there it works.
+#[test]
+fn storage_texture_access_the_device_lacks_is_refused_naming_the_wgsl_type() {
+    each_gpu(|gpu| {
+        let ctx = gpu.context();
+        assert!(
+            !ctx.features()
+                .contains(wgpu::Features::TEXTURE_ADAPTER_SPECIFIC_FORMAT_FEATURES),
+            "the default device asks for no adapter-specific format features"
+        );
+        let rg32 = "@group(0) @binding(0) var canvas: texture_storage_2d<rg32float, read_write>;
+             @compute @workgroup_size(1) fn cs_main() {
+                 textureStore(canvas, vec2i(0), textureLoad(canvas, vec2i(0)) * 0.5);
+             }";
+        let err = compute_refusal(gpu, rg32).expect("rg32float read_write refused everywhere");
+        assert_eq!(err.code(), "VGPU-TEXTURE-STORAGE-ACCESS", "{err}");
+        let rg32_type = "texture_storage_2d<rg32float, read_write>";
+        assert_storage_access(&err, "cs_main", rg32_type, "read_write");
+        assert!(err.to_string().contains("Rg32Float"), "{err}");
+        // The fix names types this device has: r32float read_write on each of these backends.
+        assert!(
+            err.to_string()
+                .contains("use one of texture_storage_2d<r32float, read_write>"),
+            "{err}"
+        );
+
+        let rgba8 = rg32.replace("rg32float", "rgba8unorm");
+        let rgba8_type = "texture_storage_2d<rgba8unorm, read_write>";
+        match compute_refusal(gpu, &rgba8) {
+            None => assert_eq!(gpu.adapter_info().backend, wgpu::Backend::Gl),
+            Some(err) => {
+                assert_ne!(gpu.adapter_info().backend, wgpu::Backend::Gl, "{err}");
+                assert_storage_access(&err, "cs_main", rgba8_type, "read_write");
+                // Where the adapter itself has it (lavapipe), the fix names the feature.
+                let adapter_has = !gpu.is_noop()
+                    && ctx
+                        .adapter()
+                        .features()
+                        .contains(wgpu::Features::TEXTURE_ADAPTER_SPECIFIC_FORMAT_FEATURES)
+                    && ctx
+                        .format_features(wgpu::TextureFormat::Rgba8Unorm)
+                        .flags
+                        .contains(wgpu::TextureFormatFeatureFlags::STORAGE_READ_WRITE);
+                assert_eq!(
+                    err.to_string()
+                        .contains("TEXTURE_ADAPTER_SPECIFIC_FORMAT_FEATURES"),
+                    adapter_has,
+                    "{err}"
+                );
             }
         }
+
+        // A draw's fragment stage: the same refusal, naming its entry points.
+        let draw = gpu
+            .shader(
+                "storage access",
+                "@group(0) @binding(0) var canvas: texture_storage_2d<rg32float, read_write>;
+                 @vertex fn vs_main(@builtin(vertex_index) i: u32) -> @builtin(position) vec4f {
+                     return vec4f(f32(i) - 1.0, 0.0, 0.0, 1.0);
+                 }
+                 @fragment fn fs_main() -> @location(0) vec4f {
+                     let c = textureLoad(canvas, vec2i(0));
+                     textureStore(canvas, vec2i(0), c * 0.5);
+                     return c;
+                 }",
+            )
+            .unwrap();
+        let err = gpu.draw(&draw, vgpu::DrawDesc::default()).unwrap_err();
+        assert_storage_access(&err, "fs_main", rg32_type, "read_write");
     });
 }
 

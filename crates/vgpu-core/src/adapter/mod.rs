@@ -124,17 +124,17 @@ async fn find(
     };
     let label = format!("{} {wanted}", backend_name(backends));
     let mut adapters = instance.enumerate_adapters(backends).await;
-    if adapters.is_empty() {
-        if let Some(surface) = surface {
-            // WebGL2 lists no adapters: its adapter comes from the canvas's context, which only
-            // `request_adapter` with the surface reaches.
-            let options = wgpu::RequestAdapterOptions {
-                power_preference: power,
-                compatible_surface: Some(surface),
-                ..Default::default()
-            };
-            adapters.extend(instance.request_adapter(&options).await.ok());
-        }
+    if adapters.is_empty()
+        && let Some(surface) = surface
+    {
+        // WebGL2 lists no adapters: its adapter comes from the canvas's context, which only
+        // `request_adapter` with the surface reaches.
+        let options = wgpu::RequestAdapterOptions {
+            power_preference: power,
+            compatible_surface: Some(surface),
+            ..Default::default()
+        };
+        adapters.extend(instance.request_adapter(&options).await.ok());
     }
     // An instance may hold other backends (a window's instance holds all of them; the browser's
     // WebGPU instance answers for any): keep the asked-for one.

@@ -149,16 +149,16 @@ impl GpuContext {
                 };
                 lost.mark(reason, why);
             }
-            if let (Some(log), Some(stats)) = (log.upgrade(), stats.upgrade()) {
-                if reason != wgpu::DeviceLostReason::Destroyed {
-                    log.record(
-                        &stats,
-                        UncapturedError {
-                            kind: "device-lost",
-                            description: format!("{reason:?}: {message}"),
-                        },
-                    );
-                }
+            if let (Some(log), Some(stats)) = (log.upgrade(), stats.upgrade())
+                && reason != wgpu::DeviceLostReason::Destroyed
+            {
+                log.record(
+                    &stats,
+                    UncapturedError {
+                        kind: "device-lost",
+                        description: format!("{reason:?}: {message}"),
+                    },
+                );
             }
         });
         ctx

@@ -18,12 +18,11 @@ impl WritePlan {
     #[inline(always)]
     pub(super) fn child(&self, n: u32, v: &Value, base: usize, out: &mut Out<'_>) -> R {
         let node = &self.nodes[n as usize];
-        if let NodeKind::Numeric { scalar, shape } = node.kind {
-            if let Some(src) = Src::of(v) {
-                if src.len() == shape.count() {
-                    return numeric_flat(scalar, shape, src, 0, base, out);
-                }
-            }
+        if let NodeKind::Numeric { scalar, shape } = node.kind
+            && let Some(src) = Src::of(v)
+            && src.len() == shape.count()
+        {
+            return numeric_flat(scalar, shape, src, 0, base, out);
         }
         self.node(n, v, base, out)
     }

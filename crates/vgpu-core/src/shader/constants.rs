@@ -309,11 +309,11 @@ fn mark(
     globals: &mut Vec<naga::Handle<naga::Expression>>,
     h: naga::Handle<naga::Override>,
 ) {
-    if let Some(u) = used.get_mut(h.index()) {
-        if !*u {
-            *u = true;
-            globals.extend(m.overrides[h].init);
-        }
+    if let Some(u) = used.get_mut(h.index())
+        && !*u
+    {
+        *u = true;
+        globals.extend(m.overrides[h].init);
     }
 }
 

@@ -57,10 +57,10 @@ impl State {
                 e
             }
         };
-        if let Some(op) = self.ops.get_mut(key) {
-            if let OperationKind::Compute(info) = &mut op.kind {
-                info.pipeline = Some(entry.clone());
-            }
+        if let Some(op) = self.ops.get_mut(key)
+            && let OperationKind::Compute(info) = &mut op.kind
+        {
+            info.pipeline = Some(entry.clone());
         }
         Ok(Some(entry))
     }

@@ -33,6 +33,7 @@ mod record;
 mod render_pipeline;
 mod resource_uses;
 mod resources;
+mod storage_access;
 mod timing;
 
 use std::sync::Arc;
@@ -45,8 +46,8 @@ use vgpu_uniforms::{BufferKey, EngineConfig, OwnerKey, UniformEngine};
 
 pub(crate) use binding_input::{BindingInput, BufferInput, SamplerInput, ViewInput, ViewOwner};
 pub(crate) use command_sink::{BundleCmd, DrawCall, IndirectArgs, encode_bundle};
-pub(crate) use followers::{TargetPart, target_part_input};
 pub(crate) use compute_info::{ComputeInfo, ComputePipelineKey, ConstantSet};
+pub(crate) use followers::{TargetPart, target_part_input};
 pub(crate) use inspect::{InspectRecorder, PassInspect};
 pub(crate) use lock::{HeldState, SharedState};
 pub(crate) use operation::{

@@ -515,13 +515,12 @@ impl State {
                 held: HeldResource::Buffer(buf),
                 ..
             } = content
+                && buf.is_destroyed()
             {
-                if buf.is_destroyed() {
-                    return stale(format!(
-                        "binding `{}` uses buffer {:?}, which was destroyed",
-                        b.name, buf.label
-                    ));
-                }
+                return stale(format!(
+                    "binding `{}` uses buffer {:?}, which was destroyed",
+                    b.name, buf.label
+                ));
             }
         }
         // Vertex and index buffers are recorded into the bundle too.

@@ -175,6 +175,7 @@ impl State {
         if self.ctx.adapter_info().backend == wgpu::Backend::Gl {
             check_gl_layouts(shader, &entries)?;
         }
+        super::storage_access::check_storage_access(&self.ctx, shader, &entries)?;
         let (bindings, groups) = self.register_groups(shader, &desc)?;
         let raw_layouts: Vec<Option<&wgpu::BindGroupLayout>> = groups
             .iter()

@@ -155,13 +155,12 @@ impl State {
                         .gpu_times
                         .as_ref()
                         .is_none_or(|(frame, _)| *frame < slot.frame);
-                    if newer {
-                        if let Ok(view) = slot.buffer.slice(..).get_mapped_range() {
-                            if view.len() >= 16 * slot.labels.len() {
-                                let times = self.gpu_times.get_or_insert_with(Default::default);
-                                store_pass_times(times, slot, &view, timer.period_ns);
-                            }
-                        }
+                    if newer
+                        && let Ok(view) = slot.buffer.slice(..).get_mapped_range()
+                        && view.len() >= 16 * slot.labels.len()
+                    {
+                        let times = self.gpu_times.get_or_insert_with(Default::default);
+                        store_pass_times(times, slot, &view, timer.period_ns);
                     }
                     slot.buffer.unmap();
                     slot.state.store(IDLE, Ordering::Release);

@@ -30,10 +30,9 @@ impl State {
         let owner = block.owner;
         if let Some(BindingContent::Block { owner: o, .. }) =
             self.ops.get(t.key).map(|op| &op.contents[t.index])
+            && *o == owner
         {
-            if *o == owner {
-                return Ok(None);
-            }
+            return Ok(None);
         }
         self.adopt_block(owner, &block.label, &plan, t.label, &t.binding.name)?;
         Ok(Some(BindingContent::Block {

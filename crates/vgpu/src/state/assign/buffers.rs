@@ -26,15 +26,15 @@ impl State {
                 "a wgpu buffer"
             }));
         }
-        if let Some(b) = input.record {
-            if b.is_destroyed() {
-                return Err(BindingError::Destroyed {
-                    label: t.label.to_owned(),
-                    binding: t.binding.name.to_string(),
-                    resource: format!("buffer {:?}", b.label),
-                }
-                .into());
+        if let Some(b) = input.record
+            && b.is_destroyed()
+        {
+            return Err(BindingError::Destroyed {
+                label: t.label.to_owned(),
+                binding: t.binding.name.to_string(),
+                resource: format!("buffer {:?}", b.label),
             }
+            .into());
         }
         self.check_buffer_range(t, input.raw, input.offset, input.size)?;
         let res =

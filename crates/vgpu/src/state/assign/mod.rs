@@ -76,10 +76,10 @@ impl State {
             .ops
             .get(key)
             .and_then(|op| op.program.binding_index(name));
-        if let Some(index) = index {
-            if let Some(done) = self.set_in_place(key, index, &input) {
-                return done;
-            }
+        if let Some(index) = index
+            && let Some(done) = self.set_in_place(key, index, &input)
+        {
+            return done;
         }
         self.assign_by_name(key, name, input)
     }
@@ -229,10 +229,9 @@ fn resource_content(
 ) -> Option<BindingContent> {
     if let Some(BindingContent::Resource { res: r, .. }) =
         st.ops.get(t.key).map(|op| &op.contents[t.index])
+        && *r == res
     {
-        if *r == res {
-            return None;
-        }
+        return None;
     }
     st.acquire_resource(res);
     Some(BindingContent::Resource { res, held })

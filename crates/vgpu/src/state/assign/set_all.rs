@@ -23,10 +23,10 @@ impl State {
         // The bytes of every value owner that existed before (restored on failure).
         let mut saved_bytes: Vec<(OwnerKey, Vec<u8>)> = Vec::new();
         for content in &op.contents {
-            if let BindingContent::Value { owner, .. } = content {
-                if let Some(b) = self.engine.bytes(*owner) {
-                    saved_bytes.push((*owner, b.to_vec()));
-                }
+            if let BindingContent::Value { owner, .. } = content
+                && let Some(b) = self.engine.bytes(*owner)
+            {
+                saved_bytes.push((*owner, b.to_vec()));
             }
         }
         let saved_rev = op.bindings_rev;

@@ -60,13 +60,12 @@ impl State {
         }
         if let Untyped::Value(v) = value {
             // One member of a flat struct (a `world` matrix): compared and written in place.
-            if let Some((offset, bytes)) = plan.flat_member(v) {
-                if engine
+            if let Some((offset, bytes)) = plan.flat_member(v)
+                && engine
                     .write_range_if_changed(owner, offset, bytes)
                     .is_some()
-                {
-                    return Some(Ok(()));
-                }
+            {
+                return Some(Ok(()));
             }
         }
         let cx = PackContext::new(&op.label, &pb.name);
@@ -184,17 +183,17 @@ impl State {
             }
             (Err(e), Some(_)) => Err(e),
             (Ok(()), Some(_)) => {
-                if let (BindingInput::Typed(value), Some(op)) = (input, self.ops.get_mut(t.key)) {
-                    if let BindingContent::Value { typed, .. } = &mut op.contents[t.index] {
-                        *typed = CheckedType::of(value);
-                    }
+                if let (BindingInput::Typed(value), Some(op)) = (input, self.ops.get_mut(t.key))
+                    && let BindingContent::Value { typed, .. } = &mut op.contents[t.index]
+                {
+                    *typed = CheckedType::of(value);
                 }
                 // A runtime-sized array of another length lives in another buffer: bundles that
                 // recorded the old one are stale, memos rebuild their group.
-                if self.engine.bytes(owner).map_or(0, <[u8]>::len) != size_before {
-                    if let Some(op) = self.ops.get_mut(t.key) {
-                        op.bindings_changed();
-                    }
+                if self.engine.bytes(owner).map_or(0, <[u8]>::len) != size_before
+                    && let Some(op) = self.ops.get_mut(t.key)
+                {
+                    op.bindings_changed();
                 }
                 Ok(None)
             }

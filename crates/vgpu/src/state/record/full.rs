@@ -76,12 +76,11 @@ impl State {
         let (vertex_count, instance_count) = (op.fast.vertex_count, op.fast.instance_count);
         let latest = render.pipelines.latest();
         if let Some((pid, pipeline)) = latest.and_then(|id| Some((id, render_pipelines.by_id(id)?)))
+            && bound.pipeline != pid
         {
-            if bound.pipeline != pid {
-                sink.set_pipeline(pipeline);
-                bound.pipeline = pid;
-                bound.set_pipeline_calls += 1;
-            }
+            sink.set_pipeline(pipeline);
+            bound.pipeline = pid;
+            bound.set_pipeline_calls += 1;
         }
         for (slot, vb) in render.vertex_buffers().iter().enumerate() {
             let id = (vb.buffer.id, vb.offset);
@@ -415,15 +414,14 @@ fn check_buffers_live(
             held: HeldResource::Buffer(b),
             ..
         } = content
+            && b.is_destroyed()
         {
-            if b.is_destroyed() {
-                return Err(BindingError::Destroyed {
-                    label: label.to_string(),
-                    binding: pb.name.to_string(),
-                    resource: format!("buffer {:?}", b.label),
-                }
-                .into());
+            return Err(BindingError::Destroyed {
+                label: label.to_string(),
+                binding: pb.name.to_string(),
+                resource: format!("buffer {:?}", b.label),
             }
+            .into());
         }
     }
     Ok(())
