@@ -16,10 +16,11 @@ use crate::descriptors::TargetSignature;
 use crate::error::{FrameError, Result};
 use crate::gpu::Gpu;
 use crate::pass::{Pass, record_pass};
-use crate::pass_desc::{PassAttachments, PassDesc, PassTarget, begin_render_pass};
+use crate::pass_desc::{PassDesc, PassTarget, begin_render_pass};
 use crate::report::{FrameReport, SurfaceSkip};
 use crate::state::{MAX_TIMED_PASSES, TimedPasses};
 use crate::surface::{AcquiredSurface, Surface};
+use crate::target::PassAttachments;
 
 /// The label vgpu's frame errors name (`VGPU-DEVICE-VALIDATION: CommandEncoder::finish "vgpu
 /// frame" …`). Not given to wgpu: wgpu copies an encoder's label into two `String`s.

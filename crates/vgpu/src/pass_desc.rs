@@ -5,7 +5,7 @@ use smallvec::SmallVec;
 
 use crate::descriptors::TargetSignature;
 use crate::surface::Surface;
-use crate::target::Target;
+use crate::target::{PassAttachments, Target};
 
 /// Where a render pass draws: an offscreen (or app-provided) [`Target`], or a window
 /// [`Surface`].
@@ -195,13 +195,6 @@ impl<'t> From<&'t Surface> for PassDesc<'t> {
     fn from(surface: &'t Surface) -> Self {
         PassDesc::new(surface)
     }
-}
-
-/// The views a render pass draws into.
-pub(crate) struct PassAttachments {
-    /// Per color attachment: the view rendered into, and its resolve target under MSAA.
-    pub(crate) colors: SmallVec<[(wgpu::TextureView, Option<wgpu::TextureView>); 1]>,
-    pub(crate) depth: Option<wgpu::TextureView>,
 }
 
 /// A clear color as a load operation (`None`: load).

@@ -10,7 +10,6 @@ use vgpu_core::GpuContext;
 use crate::descriptors::{ColorFormats, TargetSignature};
 use crate::error::{Result, TargetError};
 use crate::gpu::Gpu;
-use crate::pass_desc::PassAttachments;
 use crate::state::{SharedState, TargetColor, TargetRecord, TargetTextures};
 use crate::target_desc::TargetDesc;
 
@@ -608,4 +607,11 @@ fn depth_aspect_view(texture: &wgpu::Texture, view: &wgpu::TextureView) -> wgpu:
         aspect: wgpu::TextureAspect::DepthOnly,
         ..Default::default()
     })
+}
+
+/// The views a render pass draws into (read from a target once per pass).
+pub(crate) struct PassAttachments {
+    /// Per color attachment: the view rendered into, and its resolve target under MSAA.
+    pub(crate) colors: smallvec::SmallVec<[(wgpu::TextureView, Option<wgpu::TextureView>); 1]>,
+    pub(crate) depth: Option<wgpu::TextureView>,
 }

@@ -5,9 +5,9 @@ use std::sync::Arc;
 
 use crate::error::Result;
 use crate::gpu::Gpu;
+use crate::state::TextureKind;
 use crate::state::TextureRecord;
 use crate::texture_error::TextureError;
-use crate::texture_view::TextureKind;
 
 mod desc;
 

@@ -5,9 +5,9 @@
 //! for sampling: an image unit outside the texture's base..max levels ignores the stores.)
 
 use super::source::{self, Source};
-use super::{MipPipeline, PipelineKind};
 use crate::error::Result;
 use crate::gpu::Gpu;
+use crate::state::{MipPipeline, MipPipelineKind as PipelineKind};
 
 /// The workgroup's side.
 const GROUP: u32 = 8;

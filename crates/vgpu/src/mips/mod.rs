@@ -17,45 +17,12 @@ mod compute;
 mod render;
 mod source;
 
-use ahash::AHashMap;
-
 use crate::error::Result;
 use crate::gpu::Gpu;
 use crate::texture::Texture;
 use crate::texture_error::TextureError;
 
-use source::Source;
-
-/// How a format's mips are filled.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-enum MipPath {
-    /// Fullscreen triangles into render attachments.
-    Render,
-    /// A compute shader writing storage textures.
-    Compute,
-}
-
-/// A cached mip pipeline: the layout of its group 0, the nearest sampler a cube source is read
-/// with, and the pipeline.
-#[derive(Clone, Debug)]
-struct MipPipeline {
-    layout: wgpu::BindGroupLayout,
-    sampler: Option<wgpu::Sampler>,
-    kind: PipelineKind,
-}
-
-#[derive(Clone, Debug)]
-enum PipelineKind {
-    Render(wgpu::RenderPipeline),
-    Compute(wgpu::ComputePipeline),
-}
-
-/// The mip pipelines of a `Gpu`, by format, path and source (created at the first
-/// `generate_mips` of a format, kept for the `Gpu`'s life: a few per app, 6 more for cubes).
-#[derive(Default, Debug)]
-pub(crate) struct MipPipelines {
-    by_format: AHashMap<(wgpu::TextureFormat, MipPath, Source), MipPipeline>,
-}
+use crate::state::{MipPath, MipPipeline, MipPipelineKind as PipelineKind, MipSource as Source};
 
 /// Whether mips of `format` can be averaged at all: float-sampled color formats (float, unorm,
 /// snorm, sRGB), not integer, depth, stencil or block-compressed.

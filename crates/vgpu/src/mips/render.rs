@@ -3,9 +3,9 @@
 //! sRGB texture encodes what it writes).
 
 use super::source::{self, Source};
-use super::{MipPipeline, PipelineKind};
 use crate::error::Result;
 use crate::gpu::Gpu;
+use crate::state::{MipPipeline, MipPipelineKind as PipelineKind};
 
 /// The fullscreen triangle and the fragment writing each texel's average.
 const SHADER: &str = "

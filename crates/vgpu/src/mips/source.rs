@@ -9,14 +9,7 @@
 use crate::error::Result;
 use crate::gpu::Gpu;
 
-/// The kind of source a mip pipeline reads.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub(super) enum Source {
-    /// A 2D view (of the texture, or of the copy of one layer).
-    Flat,
-    /// A cube view, writing face `n`.
-    CubeFace(u32),
-}
+pub(super) use crate::state::MipSource as Source;
 
 /// Whether `raw` is read as a cube: 6 square layers (what OpenGL makes a cube map).
 pub(super) fn is_cube(raw: &wgpu::Texture) -> bool {

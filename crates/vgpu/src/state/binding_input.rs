@@ -50,7 +50,7 @@ pub(crate) enum ViewOwner<'a> {
     Raw,
     Texture(&'a Arc<TextureRecord>),
     /// A view made by `Texture::view_with` (its shape: dimension, mips, layers).
-    View(&'a Arc<TextureRecord>, &'a crate::texture_view::ViewShape),
+    View(&'a Arc<TextureRecord>, &'a crate::state::ViewShape),
     Target(&'a Arc<TargetRecord>),
 }
 

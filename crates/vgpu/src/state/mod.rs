@@ -24,6 +24,7 @@ mod followers;
 pub(crate) mod inspect;
 mod lock;
 mod memo;
+mod mip_pipelines;
 mod operation;
 mod pipeline;
 mod prefetch;
@@ -50,6 +51,7 @@ pub(crate) use compute_info::{ComputeInfo, ComputePipelineKey, ConstantSet};
 pub(crate) use followers::{TargetPart, target_part_input};
 pub(crate) use inspect::{InspectRecorder, PassInspect};
 pub(crate) use lock::{HeldState, SharedState};
+pub(crate) use mip_pipelines::{MipPath, MipPipeline, MipPipelineKind, MipPipelines, MipSource};
 pub(crate) use operation::{
     IndexBinding, OpKey, OperationKind, RenderInfo, RenderStateKey, VertexBinding,
 };
@@ -57,7 +59,7 @@ pub(crate) use program::{Program, Stages};
 pub(crate) use record::PassBindings;
 pub(crate) use resources::{
     BlockRecord, BufferRecord, SamplerRecord, ShaderRecord, TargetColor, TargetRecord,
-    TargetTextures, TextureRecord,
+    TargetTextures, TextureKind, TextureRecord, ViewShape,
 };
 pub(crate) use timing::{MAX_TIMED_PASSES, TimedPasses};
 
@@ -105,7 +107,7 @@ pub(crate) struct State {
     /// The last frames' reports, for `Gpu::advisor`.
     pub(crate) advisor: crate::advisor::Advisor,
     /// The pipelines of `Texture::generate_mips`, by format and path.
-    pub(crate) mips: crate::mips::MipPipelines,
+    pub(crate) mips: MipPipelines,
     /// Bindings that follow a target's resize (`followers.rs`).
     followers: followers::Followers,
 }
@@ -136,7 +138,7 @@ impl State {
             next_id: 0,
             inspect: None,
             advisor: crate::advisor::Advisor::default(),
-            mips: crate::mips::MipPipelines::default(),
+            mips: MipPipelines::default(),
             followers: followers::Followers::default(),
         };
         Arc::new(SharedState::new(GpuId::next(), state))

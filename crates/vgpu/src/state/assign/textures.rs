@@ -7,10 +7,10 @@ use super::{Assigned, resource_content};
 use crate::descriptors::SamplerDesc;
 use crate::error::{BindingError, Result};
 use crate::state::State;
+use crate::state::ViewShape;
 use crate::state::binding_input::{SamplerInput, ViewInput, ViewOwner};
 use crate::state::operation::BindingContent;
 use crate::state::resources::HeldResource;
-use crate::texture_view::ViewShape;
 
 impl State {
     /// A texture view for binding `t`; `None` when the binding already holds it.

@@ -7,6 +7,7 @@
 //! is removed). The state never drops them while borrowed (see `lock.rs`).
 
 mod buffer;
+mod texture_kind;
 
 use std::sync::atomic::Ordering;
 use std::sync::{Arc, OnceLock, Weak};
@@ -19,6 +20,7 @@ use crate::descriptors::{GpuId, SamplerDesc, TargetSignature};
 use crate::error::Result;
 
 pub(crate) use buffer::BufferRecord;
+pub(crate) use texture_kind::{TextureKind, ViewShape};
 
 /// A sampled (or storage) 2D texture and its default view.
 #[derive(Debug)]
@@ -28,7 +30,7 @@ pub(crate) struct TextureRecord {
     pub(crate) label: String,
     pub(crate) gpu: GpuId,
     /// What the default view is (`view`'s dimension) and the formats views may take.
-    pub(crate) kind: crate::texture_view::TextureKind,
+    pub(crate) kind: TextureKind,
 }
 
 /// One color attachment of a target: its single-sample texture (read back and sampled; the
