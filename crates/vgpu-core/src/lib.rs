@@ -46,6 +46,7 @@ pub use layout::{
 };
 pub use pipeline_layout::PipelineLayoutDesc;
 pub use plan::WritePlan;
+pub use plan::{f16_bits_to_f32, f32_to_f16_bits};
 pub use reflect::{
     BindingInfo, BindingKind, EntryPointInfo, FragmentOutput, OverrideInfo, OverrideType, Stage,
     VertexInput,

@@ -14,9 +14,9 @@ use image::{ColorType, DynamicImage, ImageDecoder, ImageFormat, ImageReader, Lim
 
 use crate::error::Result;
 use crate::gpu::Gpu;
-use crate::half_float::f32_to_f16_bits;
 use crate::image_error::ImageError;
 use crate::texture::{Texture, TextureDesc};
+use vgpu_core::f32_to_f16_bits;
 
 /// Where an image comes from: its bytes (the whole file) or a path to read.
 ///

@@ -94,7 +94,6 @@ mod error_codes;
 mod frame;
 mod gpu;
 mod gpu_options;
-mod half_float;
 mod image_error;
 #[cfg(feature = "image")]
 mod image_file;

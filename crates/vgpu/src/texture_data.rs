@@ -3,9 +3,9 @@
 //! covers.
 
 use crate::error::Result;
-use crate::half_float::f16_bits_to_f32;
 use crate::rgba_image::RgbaImage;
 use crate::texture_error::TextureError;
+use vgpu_core::f16_bits_to_f32;
 
 /// The part of a texture that [`Texture::write_region`](crate::Texture::write_region) and
 /// [`Texture::read_region`](crate::Texture::read_region) cover: one mip level, from `origin`

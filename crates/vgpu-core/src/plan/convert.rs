@@ -111,8 +111,8 @@ pub(super) fn convert(num: Num, scalar: ScalarType) -> Result<[u8; 8], String> {
             if v.is_finite() && v.abs() > 65504.0 {
                 return Err("a number in f16 range (|x| ≤ 65504)".to_owned());
             }
-            let h = f32_to_f16(v as f32);
-            if num.is_int() && f64::from(f16_to_f32(h)) != v {
+            let h = f32_to_f16_bits(v as f32);
+            if num.is_int() && f64::from(f16_bits_to_f32(h)) != v {
                 return Err("an integer exactly representable as f16 (|x| ≤ 2048)".to_owned());
             }
             b[..2].copy_from_slice(&h.to_ne_bytes());
@@ -174,8 +174,9 @@ fn float_to_int(v: f64, min: i128, max: i128, name: &str) -> Result<i128, String
     Ok(v as i128)
 }
 
-/// f32 → IEEE binary16 bits, round to nearest even; overflow gives infinity.
-fn f32_to_f16(x: f32) -> u16 {
+/// `x` as the bits of an IEEE 754 half float (binary16): round to nearest even, overflow to
+/// infinity, NaN kept NaN. What `f16` members and `*16Float` texels hold.
+pub fn f32_to_f16_bits(x: f32) -> u16 {
     let b = x.to_bits();
     let sign = ((b >> 16) & 0x8000) as u16;
     let exp = ((b >> 23) & 0xff) as i32;
@@ -214,8 +215,8 @@ fn f32_to_f16(x: f32) -> u16 {
     sign | r as u16
 }
 
-/// IEEE binary16 bits → f32 (exact).
-fn f16_to_f32(h: u16) -> f32 {
+/// The `f32` an IEEE 754 half float's bits hold (exactly).
+pub fn f16_bits_to_f32(h: u16) -> f32 {
     let sign = u32::from(h & 0x8000) << 16;
     let exp = u32::from((h >> 10) & 0x1f);
     let man = u32::from(h & 0x3ff);
@@ -239,19 +240,19 @@ mod tests {
     #[test]
     fn f16_conversion_round_trips_and_rounds_to_even() {
         for h in 0u16..=0xffff {
-            let f = f16_to_f32(h);
+            let f = f16_bits_to_f32(h);
             if f.is_nan() {
-                assert!(f32_to_f16(f) & 0x7c00 == 0x7c00 && f32_to_f16(f) & 0x3ff != 0);
+                assert!(f32_to_f16_bits(f) & 0x7c00 == 0x7c00 && f32_to_f16_bits(f) & 0x3ff != 0);
             } else {
-                assert_eq!(f32_to_f16(f), h, "bits {h:#06x} -> {f}");
+                assert_eq!(f32_to_f16_bits(f), h, "bits {h:#06x} -> {f}");
             }
         }
         // 1 + 2^-11 is halfway between 1 and the next f16: ties to even (1.0).
-        assert_eq!(f32_to_f16(1.0 + f32::powi(2.0, -11)), 0x3c00);
+        assert_eq!(f32_to_f16_bits(1.0 + f32::powi(2.0, -11)), 0x3c00);
         // 1 + 3 × 2^-11 is halfway between two f16s with an odd lower one: rounds up.
-        assert_eq!(f32_to_f16(1.0 + 3.0 * f32::powi(2.0, -11)), 0x3c02);
-        assert_eq!(f32_to_f16(65520.0), 0x7c00);
-        assert_eq!(f32_to_f16(1e-9), 0);
+        assert_eq!(f32_to_f16_bits(1.0 + 3.0 * f32::powi(2.0, -11)), 0x3c02);
+        assert_eq!(f32_to_f16_bits(65520.0), 0x7c00);
+        assert_eq!(f32_to_f16_bits(1e-9), 0);
     }
 
     #[test]

@@ -20,6 +20,8 @@
 
 mod compile;
 mod convert;
+
+pub use convert::{f16_bits_to_f32, f32_to_f16_bits};
 mod fail;
 mod pack;
 mod pod;
