@@ -4,8 +4,6 @@
 mod target_views;
 mod texture_views;
 
-use std::borrow::Cow;
-
 use vgpu_core::Label;
 use vgpu_core::Value;
 
@@ -151,7 +149,7 @@ impl BindingArg<'_> {
             BindingArg::TargetColorAt(t, i) => lower_target_view(t, Some(*i as usize), check)?,
             BindingArg::TargetDepth(t) => lower_target_view(t, None, check)?,
             BindingArg::RawView(view) => BindingInput::View(ViewInput {
-                view: Cow::Borrowed(view),
+                view,
                 format: Some(view.texture().format()),
                 samples: view.texture().sample_count(),
                 owner: ViewOwner::Raw,

@@ -1,10 +1,10 @@
-//! Lowering a target's color attachment or depth to the view a binding takes: a clone of its
-//! current view (the target may be resized), which registers the binding as one that follows
-//! the target (`state/followers.rs`).
+//! Lowering a target's color attachment or depth to what a binding takes: the target and the
+//! part; its current view is read when the binding is assigned (the target may be resized), which
+//! registers the binding as one that follows the target (`state/followers.rs`).
 
 use crate::descriptors::GpuId;
 use crate::error::Result;
-use crate::state::{BindingInput, TargetPart, target_part_input};
+use crate::state::{BindingInput, TargetPart};
 use crate::target::Target;
 
 /// A target's color attachment `color` (`None`: its depth), after the `Gpu` check.
@@ -18,5 +18,5 @@ pub(super) fn lower_target_view<'a>(
         Some(index) => TargetPart::Color(index),
         None => TargetPart::Depth,
     };
-    Ok(target_part_input(&t.inner, part))
+    Ok(BindingInput::Target(&t.inner, part))
 }

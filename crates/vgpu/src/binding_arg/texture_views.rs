@@ -1,7 +1,5 @@
 //! Lowering a vgpu texture (or a view of one) to the view a binding takes.
 
-use std::borrow::Cow;
-
 use crate::descriptors::GpuId;
 use crate::error::Result;
 use crate::state::{BindingInput, ViewInput, ViewOwner};
@@ -15,7 +13,7 @@ pub(super) fn lower_texture_view<'a>(
 ) -> Result<BindingInput<'a>> {
     check(t.inner.gpu, "texture", &t.inner.label)?;
     Ok(BindingInput::View(ViewInput {
-        view: Cow::Borrowed(&t.inner.view),
+        view: &t.inner.view,
         format: Some(t.format()),
         samples: t.inner.texture.sample_count(),
         owner: ViewOwner::Texture(&t.inner),
@@ -30,7 +28,7 @@ pub(super) fn lower_view<'a>(
 ) -> Result<BindingInput<'a>> {
     check(v.record.gpu, "texture", &v.record.label)?;
     Ok(BindingInput::View(ViewInput {
-        view: Cow::Borrowed(&v.view),
+        view: &v.view,
         format: Some(v.format),
         samples: v.record.texture.sample_count(),
         owner: ViewOwner::View(&v.record, &v.shape),

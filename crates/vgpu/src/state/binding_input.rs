@@ -24,12 +24,13 @@ pub(crate) enum BindingInput<'a> {
     Block(&'a Arc<BlockRecord>),
     /// A user buffer (a vgpu buffer, or a raw one), bound by identity.
     Buffer(BufferInput<'a>),
-    /// A texture view (of a vgpu texture, a target, or raw).
+    /// A texture view (of a vgpu texture, a view of one, or raw).
     View(ViewInput<'a>),
+    /// A part of a target (a color attachment or its depth), whose view is read when it is
+    /// assigned: the target may be resized, and the binding then follows it.
+    Target(&'a Arc<TargetRecord>, super::TargetPart),
     /// A sampler (vgpu or raw).
     Sampler(SamplerInput<'a>),
-    /// A handle that cannot be bound at all; the text says what it is.
-    Unusable(&'static str),
 }
 
 /// A buffer range to bind.
@@ -57,9 +58,7 @@ pub(crate) enum ViewOwner<'a> {
 /// A texture view to bind.
 #[derive(Clone, Debug)]
 pub(crate) struct ViewInput<'a> {
-    /// Borrowed from a handle, or a clone (an `Arc` count) where the handle's views can change
-    /// (a target that may be resized).
-    pub(crate) view: std::borrow::Cow<'a, wgpu::TextureView>,
+    pub(crate) view: &'a wgpu::TextureView,
     pub(crate) format: Option<wgpu::TextureFormat>,
     pub(crate) samples: u32,
     pub(crate) owner: ViewOwner<'a>,
@@ -85,8 +84,9 @@ impl BindingInput<'_> {
             BindingInput::Buffer(b) if b.record.is_some() => "a vgpu buffer",
             BindingInput::Buffer(_) => "a wgpu buffer",
             BindingInput::View(v) => v.what,
+            BindingInput::Target(_, super::TargetPart::Depth) => "a target's depth texture",
+            BindingInput::Target(..) => "a target's color texture",
             BindingInput::Sampler(_) => "a sampler",
-            BindingInput::Unusable(what) => what,
         }
     }
 

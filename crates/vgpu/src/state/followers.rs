@@ -44,40 +44,59 @@ impl TargetPart {
     }
 }
 
-/// The input that binds part `part` of `target` as it is now: its current view (a clone), its
-/// format and sample count; `Unusable` when the target has no such part. What
-/// `BindingArg::TargetColor*`/`TargetDepth` lower to, and what re-pointing assigns.
-pub(crate) fn target_part_input(target: &Arc<TargetRecord>, part: TargetPart) -> BindingInput<'_> {
+/// Part `part` of `target` as it is now: its current view (a clone: the target may be
+/// resized), its format and sample count, what it is; `Err` (what the binding was given, for
+/// the kind error) when the target has no such part. What a `BindingInput::Target` (from
+/// `BindingArg::TargetColor*`/`TargetDepth`, or a re-pointing) is assigned as.
+pub(crate) fn target_part_view(
+    target: &TargetRecord,
+    part: TargetPart,
+) -> std::result::Result<TargetPartView, &'static str> {
     let textures = target.textures.read();
     match part {
         TargetPart::Depth => match (&textures.depth_sampled, &textures.depth) {
-            (Some(view), Some((tex, _))) => BindingInput::View(ViewInput {
-                view: std::borrow::Cow::Owned(view.clone()),
+            (Some(view), Some((tex, _))) => Ok(TargetPartView {
+                view: view.clone(),
                 format: tex
                     .format()
                     .aspect_specific_format(wgpu::TextureAspect::DepthOnly),
                 samples: tex.sample_count(),
-                owner: ViewOwner::Target(target),
                 what: "a target's depth texture",
             }),
-            _ => BindingInput::Unusable("a target without depth"),
+            _ => Err("a target without depth"),
         },
         TargetPart::Color(index) => match textures.colors.get(index).map(|c| &c.resolved) {
-            Some(Some((tex, view))) => BindingInput::View(ViewInput {
-                view: std::borrow::Cow::Owned(view.clone()),
+            Some(Some((tex, view))) => Ok(TargetPartView {
+                view: view.clone(),
                 format: Some(tex.format()),
                 samples: 1,
-                owner: ViewOwner::Target(target),
                 what: "a target's color texture",
             }),
-            _ if textures.colors.is_empty() => {
-                BindingInput::Unusable("a depth-only target's color (it has none)")
-            }
-            Some(None) => BindingInput::Unusable(
-                "a multisampled app view's color (it has no single-sample texture)",
-            ),
-            None => BindingInput::Unusable("a color attachment index past the target's last"),
+            _ if textures.colors.is_empty() => Err("a depth-only target's color (it has none)"),
+            Some(None) => Err("a multisampled app view's color (it has no single-sample texture)"),
+            None => Err("a color attachment index past the target's last"),
         },
+    }
+}
+
+/// A target's part as [`target_part_view`] read it.
+pub(crate) struct TargetPartView {
+    pub(crate) view: wgpu::TextureView,
+    pub(crate) format: Option<wgpu::TextureFormat>,
+    pub(crate) samples: u32,
+    pub(crate) what: &'static str,
+}
+
+impl TargetPartView {
+    /// The view input of `target`'s part, borrowing this view.
+    pub(crate) fn input<'a>(&'a self, target: &'a Arc<TargetRecord>) -> ViewInput<'a> {
+        ViewInput {
+            view: &self.view,
+            format: self.format,
+            samples: self.samples,
+            owner: ViewOwner::Target(target),
+            what: self.what,
+        }
     }
 }
 
@@ -171,7 +190,7 @@ impl State {
             // Kept even if the assignment below is refused (the binding still holds `from`);
             // once it holds `to` (another target), the entry is skipped and swept.
             self.followers.add(from, f.op, f.index, f.part);
-            let input = target_part_input(to, f.part);
+            let input = BindingInput::Target(to, f.part);
             if let Err(e) = self.set_by_index(f.op, f.index, input) {
                 if first_error.is_ok() {
                     first_error = Err(e);

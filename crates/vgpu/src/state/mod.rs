@@ -48,7 +48,7 @@ use vgpu_uniforms::{BufferKey, EngineConfig, OwnerKey, UniformEngine};
 pub(crate) use binding_input::{BindingInput, BufferInput, SamplerInput, ViewInput, ViewOwner};
 pub(crate) use command_sink::{BundleCmd, DrawCall, IndirectArgs, encode_bundle};
 pub(crate) use compute_info::{ComputeInfo, ComputePipelineKey, ConstantSet};
-pub(crate) use followers::{TargetPart, target_part_input};
+pub(crate) use followers::TargetPart;
 pub(crate) use inspect::{InspectRecorder, PassInspect};
 pub(crate) use lock::{HeldState, SharedState};
 pub(crate) use mip_pipelines::{MipPath, MipPipeline, MipPipelineKind, MipPipelines, MipSource};

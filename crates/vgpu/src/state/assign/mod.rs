@@ -33,6 +33,7 @@ use vgpu_core::BindingKind;
 
 use super::State;
 use super::binding_input::BindingInput;
+use super::followers::target_part_view;
 use super::operation::{BindingContent, OpKey};
 use super::program::{Program, ProgramBinding};
 use super::resources::HeldResource;
@@ -157,8 +158,11 @@ impl State {
             BindingInput::Block(block) => self.assign_block(&t, block)?,
             BindingInput::Buffer(buffer) => self.assign_buffer(&t, &buffer)?,
             BindingInput::View(view) => self.assign_view(&t, &view)?,
+            BindingInput::Target(target, part) => match target_part_view(target, part) {
+                Ok(view) => self.assign_view(&t, &view.input(target))?,
+                Err(what) => return Err(t.kind_error(what)),
+            },
             BindingInput::Sampler(sampler) => self.assign_sampler(&t, &sampler)?,
-            BindingInput::Unusable(what) => return Err(t.kind_error(what)),
         };
         if let Some(content) = content {
             self.replace_content(key, index, content);

@@ -40,9 +40,9 @@ impl State {
                 view()
             )));
         }
-        let res = self.bind.register_texture_view(&input.view, "texture view");
+        let res = self.bind.register_texture_view(input.view, "texture view");
         if let ViewOwner::Target(r) = input.owner {
-            self.follow_target(t.key, t.index, r, &input.view);
+            self.follow_target(t.key, t.index, r, input.view);
         }
         let held = match input.owner {
             ViewOwner::Raw => HeldResource::None,
