@@ -52,7 +52,7 @@ pub(crate) enum ViewOwner<'a> {
     Texture(&'a Arc<TextureRecord>),
     /// A view made by `Texture::view_with` (its shape: dimension, mips, layers).
     View(&'a Arc<TextureRecord>, &'a crate::state::ViewShape),
-    Target(&'a Arc<TargetRecord>),
+    Target(&'a Arc<TargetRecord>, super::TargetPart),
 }
 
 /// A texture view to bind.

@@ -18,7 +18,7 @@ use ahash::AHashMap;
 use super::State;
 use super::binding_input::{BindingInput, ViewInput, ViewOwner};
 use super::operation::{BindingContent, OpKey};
-use super::resources::{HeldResource, TargetRecord, TargetTextures};
+use super::resources::{HeldResource, TargetRecord};
 use crate::error::Result;
 
 /// Which view of a target a binding holds.
@@ -28,20 +28,6 @@ pub(crate) enum TargetPart {
     Color(usize),
     /// The depth aspect (what `texture_depth_2d` bindings take).
     Depth,
-}
-
-impl TargetPart {
-    /// Which part of `textures` `view` is, if any.
-    fn of_view(textures: &TargetTextures, view: &wgpu::TextureView) -> Option<TargetPart> {
-        if let Some(i) = textures
-            .colors
-            .iter()
-            .position(|c| c.resolved.as_ref().is_some_and(|(_, v)| v == view))
-        {
-            return Some(TargetPart::Color(i));
-        }
-        (textures.depth_sampled.as_ref() == Some(view)).then_some(TargetPart::Depth)
-    }
 }
 
 /// Part `part` of `target` as it is now: its current view (a clone: the target may be
@@ -89,12 +75,16 @@ pub(crate) struct TargetPartView {
 
 impl TargetPartView {
     /// The view input of `target`'s part, borrowing this view.
-    pub(crate) fn input<'a>(&'a self, target: &'a Arc<TargetRecord>) -> ViewInput<'a> {
+    pub(crate) fn input<'a>(
+        &'a self,
+        target: &'a Arc<TargetRecord>,
+        part: TargetPart,
+    ) -> ViewInput<'a> {
         ViewInput {
             view: &self.view,
             format: self.format,
             samples: self.samples,
-            owner: ViewOwner::Target(target),
+            owner: ViewOwner::Target(target, part),
             what: self.what,
         }
     }
@@ -146,20 +136,16 @@ impl Followers {
 }
 
 impl State {
-    /// Binding `index` of operation `key` now holds `view` of `target`: remembered, so that the
-    /// binding follows the target's resize (a view that is none of the target's current parts
-    /// is not). Called where a target's view is assigned; idempotent.
+    /// Binding `index` of operation `key` now holds part `part` of `target`: remembered, so
+    /// that the binding follows the target's resize. Called where a target's view is assigned;
+    /// idempotent.
     pub(crate) fn follow_target(
         &mut self,
         key: OpKey,
         index: usize,
         target: &Arc<TargetRecord>,
-        view: &wgpu::TextureView,
+        part: TargetPart,
     ) {
-        let part = TargetPart::of_view(&target.textures.read(), view);
-        let Some(part) = part else {
-            return;
-        };
         if self.followers.targets.len() >= self.followers.sweep_at {
             self.sweep_followers();
         }

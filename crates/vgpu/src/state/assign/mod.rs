@@ -159,7 +159,7 @@ impl State {
             BindingInput::Buffer(buffer) => self.assign_buffer(&t, &buffer)?,
             BindingInput::View(view) => self.assign_view(&t, &view)?,
             BindingInput::Target(target, part) => match target_part_view(target, part) {
-                Ok(view) => self.assign_view(&t, &view.input(target))?,
+                Ok(view) => self.assign_view(&t, &view.input(target, part))?,
                 Err(what) => return Err(t.kind_error(what)),
             },
             BindingInput::Sampler(sampler) => self.assign_sampler(&t, &sampler)?,

@@ -41,13 +41,13 @@ impl State {
             )));
         }
         let res = self.bind.register_texture_view(input.view, "texture view");
-        if let ViewOwner::Target(r) = input.owner {
-            self.follow_target(t.key, t.index, r, input.view);
+        if let ViewOwner::Target(r, part) = input.owner {
+            self.follow_target(t.key, t.index, r, part);
         }
         let held = match input.owner {
             ViewOwner::Raw => HeldResource::None,
             ViewOwner::Texture(r) | ViewOwner::View(r, _) => HeldResource::Texture(r.clone()),
-            ViewOwner::Target(r) => HeldResource::Target(r.clone()),
+            ViewOwner::Target(r, _) => HeldResource::Target(r.clone()),
         };
         Ok(resource_content(self, t, res, held))
     }
@@ -198,7 +198,7 @@ fn known_shape<'a>(
             Some((shape, r.label.as_str(), r.kind.gl_binds_as))
         }
         ViewOwner::View(r, shape) => Some((**shape, r.label.as_str(), r.kind.gl_binds_as)),
-        ViewOwner::Raw | ViewOwner::Target(_) => None,
+        ViewOwner::Raw | ViewOwner::Target(..) => None,
     }
 }
 
