@@ -392,35 +392,8 @@ impl Gpu {
     }
 
     /// Writes mip 0 of one layer.
-    // DATA: `Texture::write_layer(gpu, layer, 0, data)` (texture_write.rs) does this once it
-    // lands; until then the queue write directly.
     fn write_image_layer(&self, texture: &Texture, layer: u32, image: &Decoded) -> Result<()> {
-        let block = image.format.block_copy_size(None).unwrap_or(4);
-        self.ctx.write_texture(
-            Some(texture.label()),
-            wgpu::TexelCopyTextureInfo {
-                texture: texture.raw(),
-                mip_level: 0,
-                origin: wgpu::Origin3d {
-                    x: 0,
-                    y: 0,
-                    z: layer,
-                },
-                aspect: wgpu::TextureAspect::All,
-            },
-            &image.bytes,
-            wgpu::TexelCopyBufferLayout {
-                offset: 0,
-                bytes_per_row: Some(image.width * block),
-                rows_per_image: Some(image.height),
-            },
-            wgpu::Extent3d {
-                width: image.width,
-                height: image.height,
-                depth_or_array_layers: 1,
-            },
-        )?;
-        Ok(())
+        texture.write_layer(self, layer, 0, &image.bytes)
     }
 
     /// Fills the mip chain from mip 0 when `options.mips`.
