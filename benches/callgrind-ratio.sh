@@ -1,17 +1,20 @@
 #!/usr/bin/env bash
-# Instructions per steady frame of the uniform-capture benchmark, per mode, and the ratio to
-# `raw`: runs each mode under `valgrind --tool=callgrind` for F1 and for F2 frames (same warm-up)
+# Instructions per steady frame of the uniform-capture benchmark, per mode, and the ratios to
+# `raw` and to `raw-bundle`: runs each mode under `valgrind --tool=callgrind` for F1 and for F2 frames (same warm-up)
 # on the noop device and prints (Ir(F2) - Ir(F1)) / (F2 - F1), which leaves out start-up, warm-up
 # and exit. Instruction counts hardly move with machine load, unlike times.
 #
 #   benches/callgrind-ratio.sh [--scenario static] [--draws 1000] [--passes 2]
-#                              [--modes raw,struct,typed,buffer] [--f1 20] [--f2 120]
+#                              [--modes raw,raw-bundle,struct,typed,buffer] [--f1 20] [--f2 120]
 #                              [--warmup 3] [--bin target/release/uniform-capture]
 #                              [--without-realloc] [--vector-copies]
 #
 # Needs valgrind (apt-get install -y valgrind). Without --bin it builds the release binary.
-# One line per mode:
-#   static              1000x2 struct       3,349,791 Ir/frame   1674.9 Ir/draw  1.083x raw
+# --scenario takes any of the binary's scenarios (static, per-pass-camera, one-changes,
+# all-change, reset-all, reshuffle), --modes any of its modes. One line per mode, printed once
+# every mode ran; the ratio to raw-bundle is added when raw-bundle is among the modes, each
+# ratio left out when its base was not measured:
+#   static              1000x2 struct       3,349,791 Ir/frame   1674.9 Ir/draw  1.083x raw  7.410x raw-bundle
 # --without-realloc adds a line per mode, marked `(realloc left out)`, with glibc's `realloc`
 # (inclusive) left out of both runs: the copies it makes when wgpu-core's per-pass command
 # vectors grow depend on the heap's layout, not on the code measured (a diagnosis aid; the
@@ -22,7 +25,7 @@
 # ratios swing by several hundredths between builds of the same code (a diagnosis aid too).
 set -euo pipefail
 
-scenario=static draws=1000 passes=2 modes=raw,struct,typed,buffer f1=20 f2=120 warmup=3 bin=""
+scenario=static draws=1000 passes=2 modes=raw,raw-bundle,struct,typed,buffer f1=20 f2=120 warmup=3 bin=""
 without_realloc=0 tunables=glibc.malloc.mmap_threshold=131072
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -69,32 +72,38 @@ realloc_instructions() { # mode frames
            END { if (!found) print 0 }'
 }
 
-print_line() { # label per_frame raw_per_frame [suffix]
+print_line() { # label per_frame raw_per_frame raw_bundle_per_frame [suffix]
   awk -v s="$scenario" -v d="$draws" -v p="$passes" -v m="$1" -v f="$2" \
-      -v r="$3" -v x="${4:-}" 'function commas(n,   s, out) {
+      -v r="$3" -v b="$4" -v x="${5:-}" 'function commas(n,   s, out) {
         s = sprintf("%d", n); out = ""
         while (length(s) > 3) { out = "," substr(s, length(s) - 2) out; s = substr(s, 1, length(s) - 3) }
         return s out
       }
       BEGIN {
         ratio = (r == "" ? "" : sprintf("%6.3fx raw", f / r))
+        if (b != "") ratio = ratio (ratio == "" ? "" : "  ") sprintf("%6.3fx raw-bundle", f / b)
         printf "%-19s %4dx%d %-10s %13s Ir/frame %8.1f Ir/draw  %s%s\n", s, d, p, m, commas(f), f / (d * p), ratio, x
       }'
 }
 
-raw_per_frame="" raw_without=""
+# Measure every mode first, then print: each line's ratios need raw's and raw-bundle's
+# figures, whatever the order of --modes.
+declare -A per_frame=() without=()
 IFS=, read -r -a mode_list <<<"$modes"
 for mode in "${mode_list[@]}"; do
   a=$(instructions "$mode" "$f1")
   b=$(instructions "$mode" "$f2")
-  per_frame=$(( (b - a) / (f2 - f1) ))
-  [ "$mode" = raw ] && raw_per_frame=$per_frame
-  print_line "$mode" "$per_frame" "$raw_per_frame"
+  per_frame[$mode]=$(( (b - a) / (f2 - f1) ))
   if [ "$without_realloc" = 1 ]; then
     ra=$(realloc_instructions "$mode" "$f1")
     rb=$(realloc_instructions "$mode" "$f2")
-    without=$(( (b - rb - a + ra) / (f2 - f1) ))
-    [ "$mode" = raw ] && raw_without=$without
-    print_line "$mode" "$without" "$raw_without" "  (realloc left out)"
+    without[$mode]=$(( (b - rb - a + ra) / (f2 - f1) ))
+  fi
+done
+for mode in "${mode_list[@]}"; do
+  print_line "$mode" "${per_frame[$mode]}" "${per_frame[raw]:-}" "${per_frame[raw-bundle]:-}"
+  if [ "$without_realloc" = 1 ]; then
+    print_line "$mode" "${without[$mode]}" "${without[raw]:-}" "${without[raw-bundle]:-}" \
+      "  (realloc left out)"
   fi
 done

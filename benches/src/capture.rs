@@ -30,8 +30,9 @@ pub const TARGET_SIZE: u32 = 8;
 
 /// Usage text printed by `--help` and after a command-line error.
 pub const USAGE: &str = "\
-usage: uniform-capture [--mode struct|typed|buffer|raw]
-                       [--scenario static|per-pass-camera|one-changes|all-change|reset-all]
+usage: uniform-capture [--mode struct|typed|buffer|raw|raw-bundle]
+                       [--scenario static|per-pass-camera|one-changes|all-change|reset-all
+                                   |reshuffle]
                        [--draws N] [--passes P] [--frames F] [--warmup W]
                        [--backend auto|vulkan|gl|metal|dx12|webgpu|noop] [--json]
 
@@ -39,8 +40,12 @@ usage: uniform-capture [--mode struct|typed|buffer|raw]
               typed:  as struct, the values derived Rust structs (#[derive(vgpu::Uniform)])
               buffer: user-owned vgpu buffers bound by identity (the seed's workaround)
               raw:    hand-written wgpu, dynamic offsets into one 256-aligned page
+              raw-bundle: raw with one render bundle per pass, recorded at setup and
+                      replayed each frame (reshuffle: recorded per draw, as raw)
   --scenario  static (default) | per-pass-camera | one-changes | all-change
               | reset-all (every object re-set each frame to the value it holds)
+              | reshuffle (each pass rotates the draw order and culls a tenth: no two
+                consecutive passes record the same draws; values do not change)
   --draws     draws per pass, >= 1 (default 1000)
   --passes    render passes per frame, >= 1 (default 2)
   --frames    measured frames, >= 1 (default 20)
@@ -63,13 +68,17 @@ pub enum Mode {
     Typed,
     /// The seed's workaround: user-owned vgpu buffers bound by identity.
     Buffer,
-    /// Hand-written wgpu: the expert command stream, the physical-limit reference.
+    /// Hand-written wgpu: the expert command stream, the per-draw reference.
     Raw,
+    /// [`Mode::Raw`] with one `wgpu::RenderBundle` per pass recorded at setup and replayed each
+    /// frame (values live at fixed slots, so the bundles stay valid); in
+    /// [`Scenario::Reshuffle`] it records per draw as `raw` does.
+    RawBundle,
 }
 
 impl Mode {
     /// The accepted names, as on the command line.
-    pub const NAMES: [&'static str; 4] = ["struct", "typed", "buffer", "raw"];
+    pub const NAMES: [&'static str; 5] = ["struct", "typed", "buffer", "raw", "raw-bundle"];
 
     /// Parses a command-line name (exact, lowercase).
     pub fn parse(s: &str) -> Option<Mode> {
@@ -78,6 +87,7 @@ impl Mode {
             "typed" => Some(Mode::Typed),
             "buffer" => Some(Mode::Buffer),
             "raw" => Some(Mode::Raw),
+            "raw-bundle" => Some(Mode::RawBundle),
             _ => None,
         }
     }
@@ -89,6 +99,7 @@ impl Mode {
             Mode::Typed => "typed",
             Mode::Buffer => "buffer",
             Mode::Raw => "raw",
+            Mode::RawBundle => "raw-bundle",
         }
     }
 }
@@ -106,16 +117,21 @@ pub enum Scenario {
     AllChange,
     /// Every object is set again every frame to the value it already holds (unchanged bytes).
     ResetAll,
+    /// Nothing changes, but every pass records a different draw sequence: the order rotates and
+    /// a contiguous tenth of the draws is culled ([`Scenario::draw_order`]), so no pass records
+    /// what the one before it recorded and no bundle can be replayed.
+    Reshuffle,
 }
 
 impl Scenario {
     /// The accepted names, as on the command line.
-    pub const NAMES: [&'static str; 5] = [
+    pub const NAMES: [&'static str; 6] = [
         "static",
         "per-pass-camera",
         "one-changes",
         "all-change",
         "reset-all",
+        "reshuffle",
     ];
 
     /// Parses a command-line name (exact, lowercase).
@@ -126,6 +142,7 @@ impl Scenario {
             "one-changes" => Some(Scenario::OneChanges),
             "all-change" => Some(Scenario::AllChange),
             "reset-all" => Some(Scenario::ResetAll),
+            "reshuffle" => Some(Scenario::Reshuffle),
             _ => None,
         }
     }
@@ -138,6 +155,7 @@ impl Scenario {
             Scenario::OneChanges => "one-changes",
             Scenario::AllChange => "all-change",
             Scenario::ResetAll => "reset-all",
+            Scenario::Reshuffle => "reshuffle",
         }
     }
 
@@ -151,7 +169,10 @@ impl Scenario {
     /// included), each to [`changed_world`]`(i, frame)`. Always a (possibly empty) range.
     pub fn changed_objects(self, frame: u64, draws: usize) -> Range<usize> {
         match self {
-            Scenario::Static | Scenario::PerPassCamera | Scenario::ResetAll => 0..0,
+            Scenario::Static
+            | Scenario::PerPassCamera
+            | Scenario::ResetAll
+            | Scenario::Reshuffle => 0..0,
             Scenario::OneChanges => {
                 let i = (frame % draws.max(1) as u64) as usize;
                 i..i + 1
@@ -168,7 +189,70 @@ impl Scenario {
             _ => 0..0,
         }
     }
+
+    /// The objects pass `pass` of frame `frame` draws, in order, when that is not every object
+    /// in index order: `Some` in [`Scenario::Reshuffle`] only, `None` (draw `0..draws`) in
+    /// every other scenario. Every mode draws exactly these objects in this order.
+    ///
+    /// The pass's sequence starts at object `(frame + pass * (draws / passes)) % draws` (the
+    /// frame index modulo `draws`, the passes of a frame spread evenly around the objects), runs
+    /// on in index order (wrapping at `draws`) and stops before the last `draws / 10` objects of
+    /// the rotation: the culled tenth is the contiguous run just before the start, and it moves
+    /// with the start. So with 2 or more draws each pass records a different sequence in every
+    /// two consecutive frames, and with `draws >= 2 * passes` the passes of a frame differ from
+    /// each other too. An iterator over indices: nothing allocated.
+    pub fn draw_order(
+        self,
+        frame: u64,
+        pass: usize,
+        passes: usize,
+        draws: usize,
+    ) -> Option<DrawOrder> {
+        if self != Scenario::Reshuffle || draws == 0 {
+            return None;
+        }
+        let spread = pass.wrapping_mul(draws / passes.max(1)) % draws;
+        let rotation = (frame % draws as u64) as usize;
+        Some(DrawOrder {
+            next: (rotation + spread) % draws,
+            remaining: draws - draws / 10,
+            draws,
+        })
+    }
 }
+
+/// The objects one pass draws in [`Scenario::Reshuffle`], in order ([`Scenario::draw_order`]):
+/// consecutive indices from a start, wrapping at the object count.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DrawOrder {
+    next: usize,
+    remaining: usize,
+    draws: usize,
+}
+
+impl Iterator for DrawOrder {
+    type Item = usize;
+
+    #[inline]
+    fn next(&mut self) -> Option<usize> {
+        if self.remaining == 0 {
+            return None;
+        }
+        self.remaining -= 1;
+        let i = self.next;
+        self.next += 1;
+        if self.next == self.draws {
+            self.next = 0;
+        }
+        Some(i)
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        (self.remaining, Some(self.remaining))
+    }
+}
+
+impl ExactSizeIterator for DrawOrder {}
 
 /// A column-major 4x4 matrix, as WGSL's `mat4x4f` lays it out (64 bytes, no padding).
 pub type Mat4 = [f32; 16];
@@ -640,11 +724,11 @@ mod tests {
         for (line, needle) in [
             (
                 "--mode fast",
-                "--mode expects one of struct|typed|buffer|raw, got 'fast'",
+                "--mode expects one of struct|typed|buffer|raw|raw-bundle, got 'fast'",
             ),
             (
                 "--scenario x",
-                "--scenario expects one of static|per-pass-camera|one-changes|all-change|reset-all, got 'x'",
+                "--scenario expects one of static|per-pass-camera|one-changes|all-change|reset-all|reshuffle, got 'x'",
             ),
             ("--draws 0", "--draws expects an integer >= 1, got '0'"),
             ("--frames -1", "--frames expects"),
@@ -671,6 +755,72 @@ mod tests {
         }
         assert_eq!(Mode::parse("typed"), Some(Mode::Typed));
         assert_eq!(Scenario::parse("reset-all"), Some(Scenario::ResetAll));
+        assert_eq!(Mode::parse("raw-bundle"), Some(Mode::RawBundle));
+        assert_eq!(Scenario::parse("reshuffle"), Some(Scenario::Reshuffle));
+        assert_eq!(
+            parse_args(args("--mode raw-bundle --scenario=reshuffle")),
+            Ok(Command::Run(Config {
+                mode: Mode::RawBundle,
+                scenario: Scenario::Reshuffle,
+                ..Config::default()
+            }))
+        );
+        assert!(USAGE.contains("raw-bundle") && USAGE.contains("reshuffle"));
+    }
+
+    #[test]
+    fn reshuffle_rotates_and_culls_a_moving_tenth() {
+        let order = |frame, pass| -> Vec<usize> {
+            Scenario::Reshuffle
+                .draw_order(frame, pass, 2, 20)
+                .unwrap()
+                .collect()
+        };
+        // Frame 0, pass 0: objects 0..18 (the tenth culled: 18, 19); pass 1 starts half way.
+        assert_eq!(order(0, 0), (0..18).collect::<Vec<_>>());
+        assert_eq!(order(0, 1), (10..20).chain(0..8).collect::<Vec<_>>());
+        // Frame 3: rotated by 3, wrapping; culled 1 and 2, just before the start.
+        assert_eq!(order(3, 0), (3..20).chain(0..1).collect::<Vec<_>>());
+        assert_eq!(
+            Scenario::Reshuffle.draw_order(3, 0, 2, 20).unwrap().len(),
+            18
+        );
+        for draws in [2, 7, 10, 1000] {
+            let kept = draws - draws / 10;
+            let mut previous: Vec<Vec<usize>> = Vec::new();
+            for frame in 0..25 {
+                let passes: Vec<Vec<usize>> = (0..2)
+                    .map(|pass| {
+                        let o: Vec<usize> = Scenario::Reshuffle
+                            .draw_order(frame, pass, 2, draws)
+                            .unwrap()
+                            .collect();
+                        // Distinct objects, a tenth culled.
+                        let mut sorted = o.clone();
+                        sorted.sort_unstable();
+                        sorted.dedup();
+                        assert_eq!((o.len(), sorted.len()), (kept, kept), "{draws} {frame}");
+                        assert!(o.iter().all(|&i| i < draws));
+                        o
+                    })
+                    .collect();
+                if draws >= 4 {
+                    assert_ne!(passes[0], passes[1], "{draws} draws, frame {frame}");
+                }
+                if frame > 0 {
+                    for pass in 0..2 {
+                        assert_ne!(passes[pass], previous[pass], "{draws} draws, frame {frame}");
+                    }
+                }
+                previous = passes;
+            }
+        }
+        // Every other scenario draws every object in order (None: the modes' plain loop).
+        for s in Scenario::NAMES.map(|n| Scenario::parse(n).unwrap()) {
+            if s != Scenario::Reshuffle {
+                assert_eq!(s.draw_order(5, 1, 2, 20), None, "{s:?}");
+            }
+        }
     }
 
     #[test]
@@ -692,11 +842,14 @@ mod tests {
         assert_eq!(Scenario::AllChange.changed_objects(13, 10), 0..10);
         assert_eq!(Scenario::ResetAll.changed_objects(13, 10), 0..0);
         assert_eq!(Scenario::ResetAll.reset_objects(10), 0..10);
+        assert_eq!(Scenario::Reshuffle.changed_objects(13, 10), 0..0);
+        assert!(!Scenario::Reshuffle.camera_per_pass());
         for s in [
             Scenario::Static,
             Scenario::PerPassCamera,
             Scenario::OneChanges,
             Scenario::AllChange,
+            Scenario::Reshuffle,
         ] {
             assert_eq!(s.reset_objects(10), 0..0, "{s:?}");
         }

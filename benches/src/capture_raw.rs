@@ -1,4 +1,5 @@
-//! `--mode raw`: the hand-written wgpu 30 twin, the command stream an expert would issue.
+//! `--mode raw`: the hand-written wgpu 30 twin, the command stream an expert would issue, and
+//! `--mode raw-bundle`: the same with one render bundle per pass recorded at setup.
 //!
 //! Built once at setup:
 //! 1. one pipeline with an explicit layout: group 0 = camera, group 1 = object, both uniform
@@ -13,9 +14,18 @@
 //! 1. apply the scenario's changes to the mirrors, comparing bytes: an unchanged value is no work
 //!    (`reset-all` sets every object to the matrix it holds: compared, nothing dirtied);
 //! 2. one encoder, `passes` render passes (clear), each: `set_pipeline`, `set_bind_group(0)` once,
-//!    then per draw `set_bind_group(1, page, &[offset])` + `draw(0..3, 0..1)`; `finish`;
+//!    then per draw `set_bind_group(1, page, &[offset])` + `draw(0..3, 0..1)`; `finish`
+//!    (`reshuffle`: the draws of [`Scenario::draw_order`], each with its page and offset);
 //! 3. one `write_buffer` per contiguous run of dirty slots per page (all-change: one per page),
 //!    timed with the submit as vgpu's uploads are, then `submit`, wait until the GPU is done.
+//!
+//! `raw-bundle` ([`RawCapture::with_bundles`]) records, at setup, one `wgpu::RenderBundle` per
+//! pass holding exactly step 2's commands for that pass (`set_pipeline`, the pass's camera
+//! offset, every draw with its page and offset), and each frame's pass only executes it. Values
+//! live at fixed slots, so the bundles stay valid in every scenario; step 1 and step 3 are
+//! unchanged (changes uploaded as `raw` uploads them). `reshuffle` records a different draw
+//! sequence in every pass, so there `raw-bundle` records no bundle and encodes per draw exactly
+//! as `raw`.
 //!
 //! Every creation and write goes through [`GpuContext`], so the counters compare with vgpu modes.
 
@@ -33,6 +43,8 @@ use crate::capture::{
 pub const SLOT_STRIDE: u64 = 256;
 /// Bytes of one value (`mat4x4f`).
 pub const VALUE_SIZE: u64 = 64;
+/// The render target's format (bundles are recorded for it).
+const TARGET_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rgba8Unorm;
 
 /// One buffer of 256-byte slots, its CPU mirror, and the slots changed since the last flush.
 #[derive(Debug)]
@@ -174,8 +186,21 @@ pub struct RawCapture {
     objects: SlotBuffer,
     /// Each object's current matrix, the application's state (kept for `reset-all` only).
     worlds: Vec<Mat4>,
+    /// `raw-bundle`: pass `k`'s commands, recorded once at setup; empty in `raw` mode (and in
+    /// `reshuffle`, where no bundle applies).
+    bundles: Vec<wgpu::RenderBundle>,
     _target: wgpu::Texture,
     target_view: wgpu::TextureView,
+}
+
+/// The camera slot's dynamic offset for pass `pass`: per-pass cameras live in one slot per
+/// pass, the shared camera in slot 0.
+fn camera_offset(scenario: Scenario, pass: usize) -> u32 {
+    if scenario.camera_per_pass() {
+        (pass as u64 * SLOT_STRIDE) as u32
+    } else {
+        0
+    }
 }
 
 impl RawCapture {
@@ -232,7 +257,7 @@ impl RawCapture {
             label: Some("capture.wgsl"),
             source: wgpu::ShaderSource::Wgsl(SHADER_WGSL.into()),
         })?;
-        let format = wgpu::TextureFormat::Rgba8Unorm;
+        let format = TARGET_FORMAT;
         let pipeline = ctx.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
             label: Some("raw capture"),
             layout: Some(&pipeline_layout),
@@ -303,9 +328,66 @@ impl RawCapture {
             cameras,
             objects,
             worlds,
+            bundles: Vec::new(),
             _target: target,
             target_view,
         })
+    }
+
+    /// `--mode raw-bundle`: [`RawCapture::new`], then one render bundle per pass recorded with
+    /// that pass's commands (pipeline, camera group at the pass's slot, every object's group at
+    /// its offset and its draw), which every frame executes instead of recording them. In
+    /// [`Scenario::Reshuffle`] no bundle is recorded and frames encode as `raw` does.
+    pub fn with_bundles(
+        ctx: Arc<GpuContext>,
+        scenario: Scenario,
+        draws: usize,
+        passes: usize,
+        max_page_slots: Option<usize>,
+    ) -> Result<RawCapture, BenchError> {
+        let mut raw = RawCapture::new(ctx, scenario, draws, passes, max_page_slots)?;
+        if scenario != Scenario::Reshuffle {
+            raw.bundles = (0..passes).map(|pass| raw.record_bundle(pass)).collect();
+        }
+        Ok(raw)
+    }
+
+    /// Pass `pass`'s commands, as [`FrameLoop::frame`] records them, in a render bundle.
+    fn record_bundle(&self, pass: usize) -> wgpu::RenderBundle {
+        let label = format!("raw pass {pass}");
+        let mut encoder =
+            self.ctx
+                .device()
+                .create_render_bundle_encoder(&wgpu::RenderBundleEncoderDescriptor {
+                    label: Some(&label),
+                    color_formats: &[Some(TARGET_FORMAT)],
+                    depth_stencil: None,
+                    sample_count: 1,
+                    multiview: None,
+                });
+        encoder.set_pipeline(&self.pipeline);
+        encoder.set_bind_group(
+            0,
+            &self.cameras.pages[0].bind_group,
+            &[camera_offset(self.scenario, pass)],
+        );
+        for page in &self.objects.pages {
+            let mut offset = 0u32;
+            for _ in 0..page.slots {
+                encoder.set_bind_group(1, &page.bind_group, &[offset]);
+                encoder.draw(0..3, 0..1);
+                offset += SLOT_STRIDE as u32;
+            }
+        }
+        encoder.finish(&wgpu::RenderBundleDescriptor {
+            label: Some(&label),
+        })
+    }
+
+    /// Render bundles recorded at setup (`raw-bundle`: one per pass; 0 in `raw` mode and in
+    /// `reshuffle`).
+    pub fn bundle_count(&self) -> usize {
+        self.bundles.len()
     }
 
     /// Number of object pages (buffers and bind groups for group 1).
@@ -338,11 +420,7 @@ impl FrameLoop for RawCapture {
             .create_command_encoder(&wgpu::CommandEncoderDescriptor { label: None });
         let camera_group = &self.cameras.pages[0].bind_group;
         for pass in 0..self.passes {
-            let camera_offset = if self.scenario.camera_per_pass() {
-                (pass as u64 * SLOT_STRIDE) as u32
-            } else {
-                0
-            };
+            let camera_at = camera_offset(self.scenario, pass);
             let mut rp = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
                 label: None,
                 color_attachments: &[Some(wgpu::RenderPassColorAttachment {
@@ -359,8 +437,27 @@ impl FrameLoop for RawCapture {
                 occlusion_query_set: None,
                 multiview_mask: None,
             });
+            if let Some(bundle) = self.bundles.get(pass) {
+                // `raw-bundle`: the commands below, recorded at setup.
+                rp.execute_bundles(std::iter::once(bundle));
+                continue;
+            }
             rp.set_pipeline(&self.pipeline);
-            rp.set_bind_group(0, camera_group, &[camera_offset]);
+            rp.set_bind_group(0, camera_group, &[camera_at]);
+            if let Some(order) = self
+                .scenario
+                .draw_order(index, pass, self.passes, self.draws)
+            {
+                // `reshuffle`: this pass's objects, each with its page and offset.
+                let spp = self.objects.slots_per_page;
+                for i in order {
+                    let page = &self.objects.pages[i / spp];
+                    let offset = ((i % spp) as u64 * SLOT_STRIDE) as u32;
+                    rp.set_bind_group(1, &page.bind_group, &[offset]);
+                    rp.draw(0..3, 0..1);
+                }
+                continue;
+            }
             for page in &self.objects.pages {
                 // The group object changes only here; the offset changes every draw.
                 let mut offset = 0u32;
@@ -403,8 +500,16 @@ impl FrameLoop for RawCapture {
     }
 
     fn describe(&self) -> String {
+        let bundles = if self.bundles.is_empty() {
+            String::new()
+        } else {
+            format!(
+                ", one render bundle per pass replayed ({})",
+                self.bundles.len()
+            )
+        };
         format!(
-            "raw wgpu: {} object page(s) of up to {} x {SLOT_STRIDE} B slots ({} objects), {} camera slot(s), dynamic offsets",
+            "raw wgpu: {} object page(s) of up to {} x {SLOT_STRIDE} B slots ({} objects), {} camera slot(s), dynamic offsets{bundles}",
             self.objects.pages.len(),
             self.objects.slots_per_page,
             self.objects.slot_count(),
@@ -489,6 +594,67 @@ mod tests {
         assert_eq!(d[2].write_calls, 3);
         assert_eq!(d[2].bytes_uploaded, 2 * (3 * 256 + 64) + (256 + 64));
         assert_eq!(d[2].bind_groups_created, 0);
+    }
+
+    /// Counter deltas of each frame `0..frames` of a `raw` (`bundles` false) or `raw-bundle` run
+    /// on the noop device, and the number of bundles it recorded.
+    fn run_mode(
+        bundles: bool,
+        scenario: Scenario,
+        draws: usize,
+        passes: usize,
+        frames: u64,
+    ) -> (Vec<StatsSnapshot>, usize) {
+        let ctx = GpuContext::noop();
+        let new = if bundles {
+            RawCapture::with_bundles
+        } else {
+            RawCapture::new
+        };
+        let mut raw = new(ctx.clone(), scenario, draws, passes, Some(7)).expect("setup on noop");
+        let deltas = (0..frames)
+            .map(|f| {
+                let before = raw.stats();
+                raw.frame(f).expect("frame on noop");
+                raw.stats() - before
+            })
+            .collect();
+        assert_eq!(ctx.take_uncaptured_errors(), vec![], "{scenario:?}");
+        (deltas, raw.bundle_count())
+    }
+
+    #[test]
+    fn raw_bundle_uploads_as_raw_does_and_bundles_every_scenario_but_reshuffle() {
+        for name in Scenario::NAMES {
+            let scenario = Scenario::parse(name).unwrap();
+            // 20 objects in pages of 7 slots: 3 pages, bundles crossing page boundaries.
+            let (raw, none) = run_mode(false, scenario, 20, 3, 4);
+            let (bundled, bundles) = run_mode(true, scenario, 20, 3, 4);
+            assert_eq!(none, 0, "raw records no bundle");
+            let expected = if scenario == Scenario::Reshuffle {
+                0
+            } else {
+                3
+            };
+            assert_eq!(bundles, expected, "{name}: one bundle per pass");
+            // The same uploads frame by frame, no creation in steady frames.
+            assert_eq!(bundled, raw, "{name}");
+            for steady in &bundled[1..] {
+                assert_eq!(
+                    (steady.bind_groups_created, steady.buffers_created),
+                    (0, 0),
+                    "{name}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn reshuffle_draws_every_object_of_its_order_with_its_page() {
+        // 1 000 objects in pages of 7 slots: an offset past a page's end would be a wgpu
+        // validation error (`run_mode` asserts there is none).
+        let (deltas, _) = run_mode(false, Scenario::Reshuffle, 1000, 2, 3);
+        assert_eq!((deltas[2].write_calls, deltas[2].bytes_uploaded), (0, 0));
     }
 
     #[test]

@@ -14,6 +14,9 @@
 //!   object buffer per draw, written only when their bytes change, and one [`Draw`] per
 //!   (object, pass).
 //!
+//! Every pass draws its objects in index order, except in `reshuffle`, where it draws
+//! [`Scenario::draw_order`]'s sequence (the same objects in the same order in every mode).
+//!
 //! Times come from [`vgpu::FrameReport`]; the scenario updates run inside `gpu.frame`, so the
 //! encode time covers them as the raw mode's does. Each frame is followed by `wait_idle`.
 
@@ -118,9 +121,20 @@ impl FrameLoop for StructCapture {
                     camera_value.set_field("view_projection", camera_matrix(pass));
                     camera.set(&*camera_value)?;
                 }
+                let order = scenario.draw_order(index, pass, passes, draws.len());
                 f.pass(target, |p| {
-                    for d in draws {
-                        p.draw(d)?;
+                    match order {
+                        // `reshuffle`: this pass's objects, in its order.
+                        Some(order) => {
+                            for i in order {
+                                p.draw(&draws[i])?;
+                            }
+                        }
+                        None => {
+                            for d in draws {
+                                p.draw(d)?;
+                            }
+                        }
                     }
                     Ok(())
                 })?;
@@ -263,9 +277,20 @@ impl FrameLoop for TypedCapture {
                     camera_value.view_projection = columns(&camera_matrix(pass));
                     camera.set(&*camera_value)?;
                 }
+                let order = scenario.draw_order(index, pass, passes, draws.len());
                 f.pass(target, |p| {
-                    for d in draws {
-                        p.draw(d)?;
+                    match order {
+                        // `reshuffle`: this pass's objects, in its order.
+                        Some(order) => {
+                            for i in order {
+                                p.draw(&draws[i])?;
+                            }
+                        }
+                        None => {
+                            for d in draws {
+                                p.draw(d)?;
+                            }
+                        }
                     }
                     Ok(())
                 })?;
@@ -426,9 +451,20 @@ impl FrameLoop for BufferCapture {
                 if scenario.camera_per_pass() {
                     cameras[pass].update(&camera_matrix(pass))?;
                 }
+                let order = scenario.draw_order(index, pass, draws.len(), pass_draws.len());
                 f.pass(target, |p| {
-                    for d in pass_draws {
-                        p.draw(d)?;
+                    match order {
+                        // `reshuffle`: this pass's objects, in its order.
+                        Some(order) => {
+                            for i in order {
+                                p.draw(&pass_draws[i])?;
+                            }
+                        }
+                        None => {
+                            for d in pass_draws {
+                                p.draw(d)?;
+                            }
+                        }
                     }
                     Ok(())
                 })?;

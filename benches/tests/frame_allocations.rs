@@ -43,6 +43,17 @@ fn allocations(mode: Mode, scenario: Scenario, draws: usize) -> Vec<u64> {
             .expect("noop context");
             Box::new(RawCapture::new(ctx, scenario, draws, PASSES, None).expect("raw setup"))
         }
+        Mode::RawBundle => {
+            let ctx = pollster::block_on(vgpu_core::request_context(&vgpu_core::ContextOptions {
+                backend,
+                ..Default::default()
+            }))
+            .expect("noop context");
+            Box::new(
+                RawCapture::with_bundles(ctx, scenario, draws, PASSES, None)
+                    .expect("raw-bundle setup"),
+            )
+        }
         Mode::Struct => Box::new(
             StructCapture::new(gpu_for(backend).expect("noop gpu"), scenario, draws, PASSES)
                 .expect("struct setup"),

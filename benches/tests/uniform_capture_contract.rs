@@ -57,13 +57,14 @@ fn counters(line: &str) -> [f64; 4] {
     .map(|k| number(line, k))
 }
 
-const MODES: [&str; 4] = ["struct", "typed", "buffer", "raw"];
-const SCENARIOS: [&str; 5] = [
+const MODES: [&str; 5] = ["struct", "typed", "buffer", "raw", "raw-bundle"];
+const SCENARIOS: [&str; 6] = [
     "static",
     "per-pass-camera",
     "one-changes",
     "all-change",
     "reset-all",
+    "reshuffle",
 ];
 
 #[test]
@@ -120,8 +121,9 @@ fn every_mode_and_scenario_prints_the_contract_line_with_its_counters() {
             );
             match (mode, scenario) {
                 // Resident values: nothing uploaded (buffer mode keeps one camera per pass);
-                // values re-set unchanged every frame: compared, nothing uploaded.
-                (_, "static" | "per-pass-camera" | "reset-all") => {
+                // values re-set unchanged every frame: compared, nothing uploaded; draws
+                // reordered and culled: nothing uploaded either.
+                (_, "static" | "per-pass-camera" | "reset-all" | "reshuffle") => {
                     assert_eq!((writes, bytes), (0.0, 0.0), "{line}")
                 }
                 // One object's 64 bytes in one write.
@@ -149,6 +151,12 @@ fn every_mode_and_scenario_prints_the_contract_line_with_its_counters() {
     for scenario in SCENARIOS {
         let (typed, plain) = (&lines[&("typed", scenario)], &lines[&("struct", scenario)]);
         assert_eq!(counters(typed), counters(plain), "{typed}\n{plain}");
+        // raw-bundle uploads exactly what raw uploads (its bundles only replace the encoding).
+        let (bundled, raw) = (
+            &lines[&("raw-bundle", scenario)],
+            &lines[&("raw", scenario)],
+        );
+        assert_eq!(counters(bundled), counters(raw), "{bundled}\n{raw}");
     }
 }
 
@@ -160,6 +168,13 @@ fn a_bad_flag_exits_2_with_the_usage() {
     assert!(stderr.contains("--mode"), "{stderr}");
     let out = run(&["--backend", "metal-on-linux"]);
     assert_eq!(out.status.code(), Some(2), "{out:?}");
+    // The usage lists every mode and scenario.
+    let out = run(&["--help"]);
+    assert!(out.status.success(), "{out:?}");
+    let usage = String::from_utf8_lossy(&out.stdout);
+    for name in MODES.iter().chain(&SCENARIOS) {
+        assert!(usage.contains(name), "{name} missing from --help:\n{usage}");
+    }
 }
 
 /// `benches/rounds.sh` (interleaved rounds for wall-time comparisons) runs every scenario in every

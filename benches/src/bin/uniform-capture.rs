@@ -2,8 +2,8 @@
 //!
 //! ```text
 //! cargo run --release -p vgpu-benches --bin uniform-capture -- \
-//!   --mode struct|typed|buffer|raw \
-//!   --scenario static|per-pass-camera|one-changes|all-change|reset-all \
+//!   --mode struct|typed|buffer|raw|raw-bundle \
+//!   --scenario static|per-pass-camera|one-changes|all-change|reset-all|reshuffle \
 //!   --draws N --passes P --frames F --warmup W --backend auto|vulkan|gl|metal|dx12|webgpu|noop --json
 //! ```
 //!
@@ -20,12 +20,16 @@ use vgpu_benches::capture_vgpu;
 
 fn run(config: &Config) -> Result<Report, BenchError> {
     let mut looper: Box<dyn FrameLoop> = match config.mode {
-        Mode::Raw => {
+        Mode::Raw | Mode::RawBundle => {
             let ctx = pollster::block_on(vgpu_core::request_context(&vgpu_core::ContextOptions {
                 backend: config.backend,
                 ..Default::default()
             }))?;
-            Box::new(RawCapture::new(
+            let new = match config.mode {
+                Mode::RawBundle => RawCapture::with_bundles,
+                _ => RawCapture::new,
+            };
+            Box::new(new(
                 ctx,
                 config.scenario,
                 config.draws,

@@ -105,6 +105,14 @@ counters! {
     /// Draws replayed from render bundles (`Pass::execute`); also counted in
     /// `operations_recorded`.
     bundle_draws_replayed,
+    /// Draws replayed from auto-bundles (a steady pass replayed from the render bundle vgpu
+    /// recorded for it); also counted in `operations_recorded`.
+    auto_bundle_draws,
+    /// Render bundles vgpu recorded for steady passes (auto-bundles), counted per pass.
+    auto_bundles_recorded,
+    /// Render passes recorded directly (not replayed from an auto-bundle);
+    /// `FrameReport::direct_passes` says why.
+    passes_recorded_directly,
     /// wgpu errors reported outside an error scope (routed to the `Gpu`, never a panic).
     uncaptured_errors,
 }

@@ -20,7 +20,9 @@ use crate::draw::Draw;
 use crate::error::{FrameError, Result, foreign_gpu};
 use crate::gpu::Gpu;
 use crate::indirect_args::{ARGUMENTS, args_size, check_features, check_indirect_buffer};
-use crate::state::{BundleCmd, DrawCall, IndirectArgs, OpKey, PassBindings, encode_bundle};
+use crate::state::{
+    BundleCmd, DrawCall, IndirectArgs, OpKey, PassBindings, encode_render_bundle,
+};
 
 /// A draw recorded into a bundle, kept alive by it.
 struct Dep {
@@ -158,13 +160,6 @@ impl Gpu {
         record: impl FnOnce(&mut BundleRecorder<'_>) -> Result<()>,
     ) -> Result<Bundle> {
         self.ctx.check_device("Gpu::bundle")?;
-        let color_formats: smallvec::SmallVec<[Option<wgpu::TextureFormat>; 1]> = signature
-            .colors
-            .as_slice()
-            .iter()
-            .copied()
-            .map(Some)
-            .collect();
         let mut rec = BundleRecorder {
             gpu: self,
             cmds: Vec::new(),
@@ -184,27 +179,7 @@ impl Gpu {
         bound.flush(self.ctx.stats());
         let pinned = bound.pinned.take().unwrap_or_default();
         let finished = match result {
-            Ok(()) => self
-                .ctx
-                .scoped("RenderBundleEncoder::finish", Some(label), |d| {
-                    let mut encoder =
-                        d.create_render_bundle_encoder(&wgpu::RenderBundleEncoderDescriptor {
-                            label: Some(label),
-                            color_formats: &color_formats,
-                            depth_stencil: signature.depth.map(|format| {
-                                wgpu::RenderBundleDepthStencil {
-                                    format,
-                                    depth_read_only: signature.depth_read_only,
-                                    stencil_read_only: signature.stencil_read_only
-                                        || !format.has_stencil_aspect(),
-                                }
-                            }),
-                            sample_count: signature.samples,
-                            multiview: None,
-                        });
-                    encode_bundle(&mut encoder, &cmds);
-                    encoder.finish(&wgpu::RenderBundleDescriptor { label: Some(label) })
-                }),
+            Ok(()) => encode_render_bundle(&self.ctx, label, signature, &cmds),
             Err(e) => {
                 self.unpin_all(&pinned);
                 return Err(e);
@@ -214,7 +189,7 @@ impl Gpu {
             Ok(b) => b,
             Err(e) => {
                 self.unpin_all(&pinned);
-                return Err(e.into());
+                return Err(e);
             }
         };
         let draws = deps.len();

@@ -16,6 +16,7 @@ use crate::descriptors::TargetSignature;
 use crate::error::{FrameError, Result};
 use crate::gpu::Gpu;
 use crate::pass::{Pass, record_pass};
+use crate::state::auto_bundle::PassIdentity;
 use crate::pass_desc::{PassDesc, PassTarget, begin_render_pass};
 use crate::report::{FrameReport, SurfaceSkip};
 use crate::state::{MAX_TIMED_PASSES, TimedPasses};
@@ -52,6 +53,9 @@ pub struct Frame<'g> {
     /// The occlusion query sets its passes used (resolved after each pass, read back after the
     /// submit).
     occlusion: crate::occlusion::FrameOcclusion,
+    /// Render passes recorded so far (a pass's place in the frame is part of its identity for
+    /// auto-bundles).
+    passes: u32,
 }
 
 /// Whose command encoder a frame records into.
@@ -113,6 +117,7 @@ impl Gpu {
             acquired: SmallVec::new(),
             skipped: None,
             occlusion: Default::default(),
+            passes: 0,
         })
     }
 
@@ -205,6 +210,7 @@ impl<'g> Frame<'g> {
             .into());
         }
         let sig = desc.signature_for(sig);
+        let id = self.next_pass(desc.label, desc.auto_bundle);
         let timestamp_index = match &self.timer {
             Some(_) if self.timed.len() < MAX_TIMED_PASSES => {
                 self.timed.push(desc.label);
@@ -222,7 +228,7 @@ impl<'g> Frame<'g> {
             PassTarget::Target(t) => Some(t.rendering()),
             PassTarget::Surface(_) => None,
         };
-        let result = record_pass(self.gpu, &mut rpass, sig, occlusion.as_mut(), record);
+        let result = record_pass(self.gpu, &mut rpass, sig, id, occlusion.as_mut(), record);
         drop(rendering);
         drop(rpass);
         if let Some(o) = occlusion {
@@ -241,7 +247,20 @@ impl<'g> Frame<'g> {
         signature: TargetSignature,
         record: impl FnOnce(&mut Pass<'_>) -> Result<()>,
     ) -> Result<()> {
-        record_pass(self.gpu, rpass, signature, None, record)
+        let id = self.next_pass(crate::pass_desc::DEFAULT_PASS_LABEL, true);
+        record_pass(self.gpu, rpass, signature, id, None, record)
+    }
+
+    /// The identity of the frame's next render pass (for auto-bundles).
+    fn next_pass<'l>(&mut self, label: &'l str, allowed: bool) -> PassIdentity<'l> {
+        let index = self.passes;
+        self.passes += 1;
+        PassIdentity {
+            label,
+            index,
+            allowed,
+            occlusion: false,
+        }
     }
 
     /// The attachments and signature of a pass into `target`; `None` when a surface pass is
@@ -404,7 +423,10 @@ impl<'g> Frame<'g> {
                 skipped: self.skipped,
                 bind_group_creator: st.bind.take_creator(),
                 pipelines_created_by: st.take_pipelines_created_by(self.before.pipelines_created),
+                direct_passes: st.take_direct_passes(),
             };
+            let frame = st.frame_index();
+            st.auto.sweep(frame);
             st.advisor.push(&report);
             report
         }))
@@ -426,6 +448,7 @@ impl<'g> Frame<'g> {
         let labels = std::mem::take(&mut self.timed);
         self.gpu.with_state(|st| {
             st.engine.cancel_submission();
+            drop(st.take_direct_passes());
             st.after_submission();
             st.timer_give_back_labels(labels);
         });

@@ -60,7 +60,11 @@ impl Gpu {
     /// Creates a device per `options`.
     pub async fn new_async(options: &GpuOptions) -> Result<Gpu> {
         let ctx = vgpu_core::request_context(&options.context_options()).await?;
-        Ok(Gpu::from_context(ctx))
+        let gpu = Gpu::from_context(ctx);
+        if !options.auto_bundles {
+            gpu.set_auto_bundles(false);
+        }
+        Ok(gpu)
     }
 
     /// Creates a device for the backend named by `VGPU_BACKEND` (default `auto`), blocking.
@@ -162,6 +166,18 @@ impl Gpu {
     /// On by default where the adapter supports timestamp queries.
     pub fn set_gpu_timing(&self, enabled: bool) {
         self.with_state(|st| st.set_gpu_timing(enabled));
+    }
+
+    /// Turns auto-bundles on (the default) or off: a pass that records the same draws frame
+    /// after frame is replayed from a render bundle vgpu records for it (see
+    /// [`DirectReason`](crate::DirectReason) for when it is not). Off drops the bundles recorded.
+    ///
+    /// ```
+    /// let gpu = vgpu::Gpu::noop();
+    /// gpu.set_auto_bundles(false);
+    /// ```
+    pub fn set_auto_bundles(&self, on: bool) {
+        self.with_state(|st| st.set_auto_bundles(on));
     }
 
     /// The frame advisor over this `Gpu`'s last frames (120 by default, see

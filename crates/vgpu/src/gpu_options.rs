@@ -30,6 +30,10 @@ pub struct GpuOptions {
     /// The display windows live on (winit: `event_loop.owned_display_handle()`), for window
     /// surfaces: required by the GL backend, unused by Vulkan, Metal and DX12.
     pub display: Option<SharedDisplay>,
+    /// Auto-bundles (on by default): a pass that records the same draws frame after frame is
+    /// replayed from a render bundle vgpu records for it (see [`crate::DirectReason`]). Change
+    /// it later with [`Gpu::set_auto_bundles`](crate::Gpu::set_auto_bundles).
+    pub auto_bundles: bool,
 }
 
 impl Default for GpuOptions {
@@ -42,6 +46,7 @@ impl Default for GpuOptions {
             required_limits: c.required_limits,
             label: c.label,
             display: None,
+            auto_bundles: true,
         }
     }
 }

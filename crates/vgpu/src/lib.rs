@@ -79,6 +79,7 @@
 )]
 
 mod advisor;
+mod auto_bundle;
 mod binding;
 mod binding_arg;
 mod buffer;
@@ -140,6 +141,7 @@ mod typed_ref;
 mod uniforms;
 
 pub use advisor::{Advice, Advisor, AdvisorReport};
+pub use auto_bundle::{DirectPass, DirectReason};
 pub use binding::Binding;
 pub use binding_arg::BindingArg;
 pub use buffer::{Buffer, BufferDesc};

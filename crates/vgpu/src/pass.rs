@@ -6,6 +6,7 @@ use crate::descriptors::{DrawRange, GpuId, TargetSignature};
 use crate::draw::Draw;
 use crate::error::{Result, foreign_gpu};
 use crate::gpu::Gpu;
+use crate::state::auto_bundle::{AutoMode, AutoPass, Call, PassIdentity, SeqEntry};
 use crate::state::inspect::RecordPath;
 use crate::state::{DrawCall, HeldState, InspectRecorder, PassBindings, PassInspect};
 
@@ -27,6 +28,9 @@ pub struct Pass<'p> {
     pub(crate) inspect: Option<Box<PassInspect>>,
     /// The pass's occlusion queries (`pass_occlusion.rs`), when its `PassDesc` gave a set.
     pub(crate) occlusion: Option<&'p mut crate::occlusion::PassOcclusion>,
+    /// Auto-bundles: replaying this pass's bundle, logging its draws, or off
+    /// (`state/auto_bundle/pass.rs`).
+    pub(crate) auto: AutoPass,
 }
 
 impl std::fmt::Debug for Pass<'_> {
@@ -46,15 +50,49 @@ impl<'p> Pass<'p> {
         if draw.gpu_id != self.fast_gpu_id {
             return self.draw_checked(draw, None);
         }
-        if self.held.borrow_mut().record_fast(
-            draw.inner.key,
-            &mut *self.rpass,
-            &mut self.bound,
-            self.signature_id,
-        ) {
+        let key = draw.inner.key;
+        // A steady pass: the draw is compared with its auto-bundle's sequence, not issued.
+        if self.auto.mode == AutoMode::Replay
+            && (self.auto.expect(SeqEntry::draw(key), &self.held)
+                || self.replay_miss(SeqEntry::draw(key), None))
+        {
+            return Ok(());
+        }
+        if self
+            .held
+            .borrow_mut()
+            .record_fast(key, &mut *self.rpass, &mut self.bound, self.signature_id)
+        {
+            self.auto.log(SeqEntry::draw(key));
             return Ok(());
         }
         self.draw_full(draw)
+    }
+
+    /// [`AutoPass::miss`] with this pass's parts: `true` when the entry was taken after all.
+    #[cold]
+    #[inline(never)]
+    fn replay_miss(&mut self, entry: SeqEntry, call: Option<&Call>) -> bool {
+        self.auto
+            .miss(entry, call, &self.held, &mut *self.rpass, &mut self.bound)
+    }
+
+    /// The pass does something an auto-bundle cannot hold (see [`AutoPass::go_off`]).
+    pub(crate) fn auto_off(&mut self, reason: crate::DirectReason) {
+        self.auto.go_off(reason, &mut *self.rpass, &mut self.bound);
+    }
+
+    /// A pass-state command: compared with the sequence when replaying (issued with the
+    /// replay), else issued now and logged.
+    fn pass_state(&mut self, call: Call) {
+        if self.auto.mode == AutoMode::Replay
+            && (self.auto.expect_call(None, &call, &self.held)
+                || self.replay_miss(SeqEntry::default_state(), Some(&call)))
+        {
+            return;
+        }
+        call.issue(&mut *self.rpass);
+        self.auto.log_call(None, call);
     }
 
     /// The full path of [`draw`](Self::draw) (its first record into this signature, or after a
@@ -69,7 +107,9 @@ impl<'p> Pass<'p> {
             self.sig,
             self.signature_id,
             DrawCall::Counts,
-        )
+        )?;
+        self.auto.log(SeqEntry::draw(draw.inner.key));
+        Ok(())
     }
 
     /// Records `draw` with explicit vertex (or index) and instance ranges.
@@ -89,14 +129,31 @@ impl<'p> Pass<'p> {
         if self.inspect.is_some() {
             return self.draw_inspected(draw, range);
         }
+        let key = draw.inner.key;
+        let call = range.map(|r| Call::Range(r.clone()));
+        if self.auto.mode == AutoMode::Replay {
+            let taken = match &call {
+                Some(c) => self.auto.expect_call(Some(key), c, &self.held),
+                None => self.auto.expect(SeqEntry::draw(key), &self.held),
+            };
+            let entry = SeqEntry { key, call: u32::from(call.is_some()) };
+            if taken || self.replay_miss(entry, call.as_ref()) {
+                return Ok(());
+            }
+        }
         self.held.borrow_mut().record_draw(
-            draw.inner.key,
+            key,
             &mut *self.rpass,
             &mut self.bound,
             self.sig,
             self.signature_id,
             range.into(),
-        )
+        )?;
+        match call {
+            Some(c) => self.auto.log_call(Some(key), c),
+            None => self.auto.log(SeqEntry::draw(key)),
+        }
+        Ok(())
     }
 
     /// [`draw`](Self::draw) (`range: None`) or [`draw_with`](Self::draw_with) while the binding
@@ -138,6 +195,7 @@ impl<'p> Pass<'p> {
             return Err(foreign_gpu("bundle", bundle.label(), "recording the pass"));
         }
         bundle.check(self.sig)?;
+        self.auto_off(crate::DirectReason::UserBundle);
         self.rpass.execute_bundles(std::iter::once(bundle.raw()));
         self.bound.reset();
         if let Some(inspect) = self.inspect.as_deref_mut() {
@@ -150,24 +208,23 @@ impl<'p> Pass<'p> {
 
     /// Sets the viewport.
     pub fn set_viewport(&mut self, x: f32, y: f32, w: f32, h: f32) {
-        self.rpass.set_viewport(x, y, w, h, 0.0, 1.0);
+        self.pass_state(Call::Viewport([x, y, w, h, 0.0, 1.0]));
     }
 
     /// Sets the scissor rectangle.
     pub fn set_scissor(&mut self, x: u32, y: u32, w: u32, h: u32) {
-        self.rpass.set_scissor_rect(x, y, w, h);
+        self.pass_state(Call::Scissor([x, y, w, h]));
     }
 
     /// Sets the blend constant (`BlendFactor::Constant`) for the draws that follow.
     pub fn set_blend_constant(&mut self, rgba: [f64; 4]) {
-        let [r, g, b, a] = rgba;
-        self.rpass.set_blend_constant(wgpu::Color { r, g, b, a });
+        self.pass_state(Call::BlendConstant(rgba));
     }
 
     /// Sets the stencil reference (compared and written by `StencilOperation::Replace`) for the
     /// draws that follow.
     pub fn set_stencil_reference(&mut self, reference: u32) {
-        self.rpass.set_stencil_reference(reference);
+        self.pass_state(Call::StencilReference(reference));
     }
 
     /// The target signature of this pass.
@@ -177,6 +234,7 @@ impl<'p> Pass<'p> {
 
     /// The raw wgpu pass, for commands vgpu does not wrap. vgpu forgets what it had bound.
     pub fn raw(&mut self) -> &mut wgpu::RenderPass<'static> {
+        self.auto_off(crate::DirectReason::RawPass);
         self.bound.reset();
         if let Some(inspect) = self.inspect.as_deref_mut() {
             inspect.reset();
@@ -192,15 +250,23 @@ pub(crate) fn record_pass(
     gpu: &Gpu,
     rpass: &mut wgpu::RenderPass<'static>,
     sig: TargetSignature,
+    id: PassIdentity<'_>,
     occlusion: Option<&mut crate::occlusion::PassOcclusion>,
     record: impl FnOnce(&mut Pass<'_>) -> Result<()>,
 ) -> Result<()> {
     let held = gpu.shared.hold();
-    let (signature_id, inspect) = {
+    let (signature_id, inspect, auto) = {
         let mut st = held.borrow_mut();
         // Draws recorded into it may bind memoized uniform slots (`State::record_fast`).
         st.engine.memos_in_use();
-        (st.signature_id(sig), st.inspect_pass())
+        let signature_id = st.signature_id(sig);
+        let inspect = st.inspect_pass();
+        let id = PassIdentity {
+            occlusion: occlusion.is_some(),
+            ..id
+        };
+        let auto = AutoPass::begin(&mut st, id, signature_id, inspect.is_some());
+        (signature_id, inspect, auto)
     };
     let mut pass = Pass {
         gpu_id: gpu.id(),
@@ -215,9 +281,19 @@ pub(crate) fn record_pass(
         bound: PassBindings::default(),
         inspect,
         occlusion,
+        auto,
     };
     let result = record(&mut pass);
     let result = pass.end_occlusion_at_pass_end(result);
-    pass.bound.flush(gpu.ctx.stats());
+    // The auto-bundle is replayed (or the log compared) once the pass's draws are all known.
+    let Pass {
+        held,
+        rpass,
+        mut bound,
+        auto,
+        ..
+    } = pass;
+    auto.finish(&held, rpass, &mut bound, (sig, signature_id));
+    bound.flush(gpu.ctx.stats());
     result
 }

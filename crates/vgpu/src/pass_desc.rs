@@ -78,6 +78,9 @@ pub struct PassDesc<'t> {
     /// Occlusion queries the pass's draws may count samples into
     /// ([`Pass::begin_occlusion_query`](crate::Pass)).
     pub occlusion: Option<&'t crate::OcclusionQueries>,
+    /// Whether the pass may be replayed from an auto-bundle (default `true`; see
+    /// [`crate::DirectReason`]). `false` records it directly every frame.
+    pub auto_bundle: bool,
 }
 
 impl<'t> PassDesc<'t> {
@@ -97,7 +100,14 @@ impl<'t> PassDesc<'t> {
             viewport: None,
             scissor: None,
             occlusion: None,
+            auto_bundle: true,
         }
+    }
+    /// Whether the pass may be replayed from an auto-bundle (see [`crate::DirectReason`]):
+    /// `false` records it directly every frame.
+    pub fn auto_bundle(mut self, on: bool) -> Self {
+        self.auto_bundle = on;
+        self
     }
     /// Sets the label.
     pub fn label(mut self, label: &'t str) -> Self {

@@ -119,6 +119,8 @@ impl Pass<'_> {
         if let Some((cb, co)) = count_buffer {
             check_indirect_buffer(self.gpu_id, draw, cb, COUNT, co, 4)?;
         }
+        // Checked: recorded directly from here (issue #33 leaves indirect draws out of bundles).
+        self.auto_off(crate::DirectReason::Indirect);
         let call = DrawCall::Indirect(IndirectArgs {
             buffer: args.raw(),
             offset,

@@ -42,6 +42,10 @@ pub struct FrameReport {
     /// [`Draw::prepare`](crate::Draw::prepare), [`Gpu::prepare`](crate::Gpu::prepare) or
     /// [`Compute::prepare`](crate::Compute::prepare). Computes are named too.
     pub pipelines_created_by: Vec<Label>,
+    /// The render passes of this frame recorded directly rather than replayed from their
+    /// auto-bundle, each with the first reason (empty, and allocated nothing, when every pass
+    /// was replayed). `stats.auto_bundle_draws` counts the draws replayed.
+    pub direct_passes: Vec<crate::DirectPass>,
 }
 
 impl FrameReport {

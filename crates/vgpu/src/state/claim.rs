@@ -193,6 +193,7 @@ impl State {
         op.fast.unset = op.count_unset();
         op.bindings_changed();
         op.rebuild_group_values();
+        self.note_op_changed(key);
         for content in released {
             self.release_content(content);
         }
@@ -267,6 +268,7 @@ impl State {
         let id = NEXT_CALLER_GROUP.fetch_sub(1, Ordering::Relaxed);
         c.bind_group = Some((id, bind_group.clone()));
         op.bindings_rev += 1;
+        self.note_op_changed(key);
         Ok(())
     }
 
@@ -313,7 +315,10 @@ impl State {
             }
             .into());
         }
-        c.offsets[..n].copy_from_slice(offsets);
+        if c.offsets[..n] != *offsets {
+            c.offsets[..n].copy_from_slice(offsets);
+            self.note_op_changed(key);
+        }
         Ok(())
     }
 

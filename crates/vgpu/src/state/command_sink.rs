@@ -199,3 +199,54 @@ pub(crate) fn encode_bundle<'a>(
         }
     }
 }
+
+/// Issues recorded commands into any sink (an auto-bundle's prefix issued into a pass).
+pub(crate) fn replay_commands<S: CommandSink>(sink: &mut S, cmds: &[BundleCmd]) {
+    for cmd in cmds {
+        match cmd {
+            BundleCmd::Pipeline(p) => sink.set_pipeline(p),
+            BundleCmd::Group(i, g, o) => sink.set_bind_group(*i, g, o),
+            BundleCmd::Vertex(slot, b, offset) => sink.set_vertex_buffer(*slot, b, *offset),
+            BundleCmd::Index(b, offset, format) => sink.set_index_buffer(b, *offset, *format),
+            BundleCmd::Draw(v, i) => sink.draw(v.clone(), i.clone()),
+            BundleCmd::DrawIndexed(v, base, i) => sink.draw_indexed(v.clone(), *base, i.clone()),
+            BundleCmd::DrawIndirect(b, offset, indexed) => {
+                let args = IndirectArgs {
+                    buffer: b,
+                    offset: *offset,
+                    count: 1,
+                    count_buffer: None,
+                };
+                sink.draw_indirect(args, *indexed);
+            }
+        }
+    }
+}
+
+/// Encodes `cmds` into a render bundle for passes with signature `sig` (in an error scope:
+/// wgpu's validation error is returned).
+pub(crate) fn encode_render_bundle(
+    ctx: &vgpu_core::GpuContext,
+    label: &str,
+    sig: crate::descriptors::TargetSignature,
+    cmds: &[BundleCmd],
+) -> crate::error::Result<wgpu::RenderBundle> {
+    let color_formats: SmallVec<[Option<wgpu::TextureFormat>; 1]> =
+        sig.colors.as_slice().iter().copied().map(Some).collect();
+    let bundle = ctx.scoped("RenderBundleEncoder::finish", Some(label), |d| {
+        let mut encoder = d.create_render_bundle_encoder(&wgpu::RenderBundleEncoderDescriptor {
+            label: Some(label),
+            color_formats: &color_formats,
+            depth_stencil: sig.depth.map(|format| wgpu::RenderBundleDepthStencil {
+                format,
+                depth_read_only: sig.depth_read_only,
+                stencil_read_only: sig.stencil_read_only || !format.has_stencil_aspect(),
+            }),
+            sample_count: sig.samples,
+            multiview: None,
+        });
+        encode_bundle(&mut encoder, cmds);
+        encoder.finish(&wgpu::RenderBundleDescriptor { label: Some(label) })
+    })?;
+    Ok(bundle)
+}

@@ -13,6 +13,7 @@
 //!   `inspect.rs`: the binding inspector (a testing aid, off by default).
 
 mod assign;
+pub(crate) mod auto_bundle;
 mod binding_input;
 mod blocks;
 mod claim;
@@ -46,7 +47,7 @@ use vgpu_core::GpuContext;
 use vgpu_uniforms::{BufferKey, EngineConfig, OwnerKey, UniformEngine};
 
 pub(crate) use binding_input::{BindingInput, BufferInput, SamplerInput, ViewInput, ViewOwner};
-pub(crate) use command_sink::{BundleCmd, DrawCall, IndirectArgs, encode_bundle};
+pub(crate) use command_sink::{BundleCmd, DrawCall, IndirectArgs, encode_render_bundle};
 pub(crate) use compute_info::{ComputeInfo, ComputePipelineKey, ConstantSet};
 pub(crate) use followers::TargetPart;
 pub(crate) use inspect::{InspectRecorder, PassInspect};
@@ -110,6 +111,8 @@ pub(crate) struct State {
     pub(crate) mips: MipPipelines,
     /// Bindings that follow a target's resize (`followers.rs`).
     followers: followers::Followers,
+    /// Auto-bundles: per pass its history and bundle, and the journal of structural changes.
+    pub(crate) auto: auto_bundle::AutoBundles,
 }
 
 impl State {
@@ -140,6 +143,7 @@ impl State {
             advisor: crate::advisor::Advisor::default(),
             mips: MipPipelines::default(),
             followers: followers::Followers::default(),
+            auto: auto_bundle::AutoBundles::default(),
         };
         Arc::new(SharedState::new(GpuId::next(), state))
     }
@@ -201,6 +205,9 @@ impl State {
             engine.invalidate_memos();
         }
         bind.release_retired();
+        if destroyed {
+            self.note_resources_changed();
+        }
     }
 
     /// Unregisters a resource from the binding store, which evicts the bind groups using it and
@@ -211,5 +218,6 @@ impl State {
     pub(crate) fn destroy_bound_resource(&mut self, res: ResourceKey) {
         self.bind.destroy(res);
         self.engine.invalidate_memos();
+        self.note_resources_changed();
     }
 }

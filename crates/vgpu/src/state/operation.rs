@@ -482,9 +482,12 @@ impl State {
 impl State {
     /// Changes a draw's vertex and instance counts.
     pub(crate) fn set_counts(&mut self, key: OpKey, vertex_count: u32, instance_count: u32) {
-        if let Some(op) = self.ops.get_mut(key) {
+        if let Some(op) = self.ops.get_mut(key)
+            && (op.fast.vertex_count, op.fast.instance_count) != (vertex_count, instance_count)
+        {
             op.fast.vertex_count = vertex_count;
             op.fast.instance_count = instance_count;
+            self.note_op_changed(key);
         }
     }
 

@@ -183,6 +183,7 @@ impl State {
         }
         op.bindings_changed();
         op.rebuild_group_values();
+        self.note_op_changed(key);
         match &mut self.set_all_replaced {
             Some(replaced) => replaced.push((index, old)),
             None => self.release_content(old),

@@ -194,6 +194,7 @@ impl State {
                     && let Some(op) = self.ops.get_mut(t.key)
                 {
                     op.bindings_changed();
+                    self.note_op_changed(t.key);
                 }
                 Ok(None)
             }

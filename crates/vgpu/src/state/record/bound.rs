@@ -76,6 +76,8 @@ pub(crate) struct PassBindings {
     pub(crate) set_pipeline_calls: u64,
     /// Draws replayed from bundles (also in `operations`).
     pub(crate) bundle_draws: u64,
+    /// Draws replayed from auto-bundles (also in `operations`).
+    pub(crate) auto_bundle_draws: u64,
     /// Owners pinned while recording a bundle (unpinned when the bundle is dropped).
     pub(crate) pinned: Option<Vec<OwnerKey>>,
     /// Per fast-group index, the last owner slot resolved in this pass.
@@ -100,6 +102,9 @@ impl PassBindings {
         stats
             .bundle_draws_replayed
             .add(std::mem::take(&mut self.bundle_draws));
+        stats
+            .auto_bundle_draws
+            .add(std::mem::take(&mut self.auto_bundle_draws));
     }
 
     /// A fresh state for recording a bundle (owners get pinned).

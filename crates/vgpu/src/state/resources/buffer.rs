@@ -92,14 +92,13 @@ impl BufferRecord {
                 .lock()
                 .unwrap_or_else(PoisonError::into_inner),
         );
-        if keys.is_empty() {
-            return;
-        }
         if let Some(shared) = self.shared.upgrade() {
             shared.with(|st| {
                 for k in keys {
                     st.destroy_bound_resource(k);
                 }
+                // A render bundle may hold it as a vertex, index or indirect buffer.
+                st.note_resources_changed();
             });
         }
     }

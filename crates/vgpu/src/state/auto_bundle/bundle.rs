@@ -1,0 +1,280 @@
+//! An [`AutoBundle`]: the render bundle(s) vgpu recorded for a steady pass, with what it must
+//! check before a replay: the draws it holds (against the [`Journal`](super::Journal) of
+//! structural changes) and the slot each value it binds resolved to (against the stamps).
+//!
+//! Recorded at the end of a pass whose sequence repeated (`State::build_auto_bundle`): the
+//! sequence is recorded again through the usual record path into a command list, which nothing
+//! moved since the pass recorded it (the clocks are the same), so the commands are the ones the
+//! pass issued. Pass-state commands (viewport, scissor, blend constant, stencil reference) cut
+//! it into segments, one bundle each, issued between them on replay.
+
+use ahash::AHashSet;
+use vgpu_uniforms::{OwnerKey, SlotRef};
+
+use super::sequence::{Call, SeqEntry};
+use crate::auto_bundle::DirectReason;
+use crate::descriptors::TargetSignature;
+use crate::state::command_sink::{BundleCmd, encode_render_bundle, replay_commands};
+use crate::state::operation::BindingContent;
+use crate::state::{DrawCall, OpKey, PassBindings, State};
+
+/// One step of a replay: a pass-state command, or a segment's bundle.
+#[derive(Clone, Copy, Debug)]
+enum Step {
+    State(u32),
+    Bundle(u32),
+}
+
+/// What a steady pass is replayed from.
+#[derive(Debug)]
+pub(crate) struct AutoBundle {
+    /// The sequence it was recorded from, and the calls its entries name.
+    pub(crate) seq: Vec<SeqEntry>,
+    pub(crate) calls: Vec<Call>,
+    /// The commands, and per entry the end of its commands in `cmds` (to issue a prefix
+    /// directly when a pass leaves the sequence).
+    cmds: Vec<BundleCmd>,
+    entry_ends: Vec<u32>,
+    plan: Vec<Step>,
+    segments: Vec<wgpu::RenderBundle>,
+    /// The draws it holds.
+    ops: AHashSet<OpKey>,
+    /// Per value bound: its stamp slot and the stamp last checked, and (same index) the owner
+    /// and the slot the bundle binds.
+    stamps: Vec<(u32, u64)>,
+    owners: Vec<(OwnerKey, SlotRef)>,
+    /// The stamp clock and the structure clock when last validated.
+    clock_at: u64,
+    structure_at: u64,
+    /// Draws in it.
+    pub(crate) draws: u64,
+    /// Times it was replayed.
+    pub(crate) replays: u64,
+}
+
+impl AutoBundle {
+    /// Issues the first `upto` entries into `rpass` directly (the pass left the sequence there).
+    pub(crate) fn materialize(&self, upto: usize, rpass: &mut wgpu::RenderPass<'static>) {
+        let mut start = 0usize;
+        for (e, &end) in self.seq.iter().zip(&self.entry_ends).take(upto) {
+            let end = end as usize;
+            if e.is_state() {
+                if let Some(c) = e.call_index().and_then(|i| self.calls.get(i)) {
+                    c.issue(rpass);
+                }
+            } else if let Some(cmds) = self.cmds.get(start..end) {
+                replay_commands(rpass, cmds);
+            }
+            start = end;
+        }
+    }
+
+    /// Replays the whole sequence into `rpass`.
+    pub(crate) fn replay(&mut self, rpass: &mut wgpu::RenderPass<'static>) {
+        for step in &self.plan {
+            match *step {
+                Step::State(i) => {
+                    if let Some(c) = self.calls.get(i as usize) {
+                        c.issue(rpass);
+                    }
+                }
+                Step::Bundle(i) => {
+                    if let Some(b) = self.segments.get(i as usize) {
+                        rpass.execute_bundles(std::iter::once(b));
+                    }
+                }
+            }
+        }
+        self.replays += 1;
+    }
+
+    /// The number of calls the first `upto` entries name (they name them in order).
+    pub(crate) fn calls_before(&self, upto: usize) -> usize {
+        self.seq[..upto.min(self.seq.len())]
+            .iter()
+            .filter_map(SeqEntry::call_index)
+            .max()
+            .map_or(0, |i| i + 1)
+    }
+}
+
+impl State {
+    /// Records a bundle for a pass whose sequence `seq` (with `calls`) it just recorded, with
+    /// nothing moved since (see the module doc).
+    pub(crate) fn build_auto_bundle(
+        &mut self,
+        (seq, calls): (&[SeqEntry], &[Call]),
+        sig: TargetSignature,
+        signature_id: u32,
+        label: &str,
+    ) -> Result<AutoBundle, DirectReason> {
+        let failed = |e: crate::error::Error| DirectReason::BundleFailed {
+            message: e.to_string(),
+        };
+        let mut cmds: Vec<BundleCmd> = Vec::with_capacity(seq.len() * 2);
+        let mut entry_ends = Vec::with_capacity(seq.len());
+        let mut bound = PassBindings::default();
+        let mut plan = Vec::new();
+        let mut segments = Vec::new();
+        let mut segment_start = 0usize;
+        let mut draws = 0u64;
+        for e in seq {
+            if e.is_state() {
+                if cmds.len() > segment_start {
+                    let b = encode_render_bundle(&self.ctx, label, sig, &cmds[segment_start..])
+                        .map_err(failed)?;
+                    plan.push(Step::Bundle(segments.len() as u32));
+                    segments.push(b);
+                    segment_start = cmds.len();
+                }
+                // A new segment binds everything again (a bundle starts with nothing bound).
+                bound.reset();
+                plan.push(Step::State(e.call_index().unwrap_or(0) as u32));
+            } else {
+                draws += 1;
+                match e.call_index().and_then(|i| calls.get(i)) {
+                    Some(Call::Range(r)) => self
+                        .record_draw(
+                            e.key,
+                            &mut cmds,
+                            &mut bound,
+                            sig,
+                            signature_id,
+                            DrawCall::Range(r),
+                        )
+                        .map_err(failed)?,
+                    _ => {
+                        if !self.record_fast(e.key, &mut cmds, &mut bound, signature_id) {
+                            self.record_draw(
+                                e.key,
+                                &mut cmds,
+                                &mut bound,
+                                sig,
+                                signature_id,
+                                DrawCall::Counts,
+                            )
+                            .map_err(failed)?;
+                        }
+                    }
+                }
+            }
+            entry_ends.push(cmds.len() as u32);
+        }
+        if cmds.len() > segment_start {
+            let b = encode_render_bundle(&self.ctx, label, sig, &cmds[segment_start..])
+                .map_err(failed)?;
+            plan.push(Step::Bundle(segments.len() as u32));
+            segments.push(b);
+        }
+        let ops: AHashSet<OpKey> = seq
+            .iter()
+            .filter(|e| !e.is_state())
+            .map(|e| e.key)
+            .collect();
+        let (stamps, owners) = self.bundle_owners(&ops)?;
+        self.ctx.stats().auto_bundles_recorded.bump();
+        Ok(AutoBundle {
+            seq: seq.to_vec(),
+            calls: calls.to_vec(),
+            cmds,
+            entry_ends,
+            plan,
+            segments,
+            ops,
+            stamps,
+            owners,
+            clock_at: self.engine.stamp_clock(),
+            structure_at: self.auto.journal.clock(),
+            draws,
+            replays: 0,
+        })
+    }
+
+    /// The values the draws `ops` bind: per value its stamp slot and stamp, and the slot it
+    /// resolves to now (the one the bundle binds).
+    #[expect(clippy::type_complexity, reason = "two parallel lists, returned once")]
+    fn bundle_owners(
+        &mut self,
+        ops: &AHashSet<OpKey>,
+    ) -> Result<(Vec<(u32, u64)>, Vec<(OwnerKey, SlotRef)>), DirectReason> {
+        let mut seen: AHashSet<OwnerKey> = AHashSet::default();
+        let mut keys = Vec::new();
+        for &k in ops {
+            let Some(op) = self.ops.get(k) else { continue };
+            for c in &op.contents {
+                if let BindingContent::Value { owner, .. } | BindingContent::Block { owner, .. } = c
+                    && seen.insert(*owner)
+                {
+                    keys.push(*owner);
+                }
+            }
+        }
+        let mut stamps = Vec::with_capacity(keys.len());
+        let mut owners = Vec::with_capacity(keys.len());
+        for owner in keys {
+            let slot = self.engine.resolve(owner).map_err(|e| DirectReason::BundleFailed {
+                message: e.to_string(),
+            })?;
+            let Some(stamp_slot) = self.engine.stamp_slot(owner) else {
+                continue;
+            };
+            let stamp = self
+                .engine
+                .stamps()
+                .get(stamp_slot as usize)
+                .copied()
+                .unwrap_or(0);
+            stamps.push((stamp_slot, stamp));
+            owners.push((owner, slot));
+        }
+        Ok((stamps, owners))
+    }
+
+    /// Whether `bundle` may replay now: no draw it holds changed, no resource was destroyed, and
+    /// every value it binds whose stamp moved resolves to the slot the bundle binds (resolving
+    /// it captures its bytes, as the draw's own record would).
+    pub(crate) fn validate_auto_bundle(&mut self, b: &mut AutoBundle) -> Result<(), DirectReason> {
+        let structure = self.auto.journal.clock();
+        if structure != b.structure_at {
+            let Some(changes) = self.auto.journal.since(b.structure_at) else {
+                return Err(DirectReason::ResourcesChanged);
+            };
+            for change in changes {
+                match *change {
+                    super::Change::Global => return Err(DirectReason::ResourcesChanged),
+                    super::Change::Op(k) if b.ops.contains(&k) => {
+                        return Err(DirectReason::DrawChanged {
+                            draw: self.op_label(k),
+                        });
+                    }
+                    super::Change::Op(_) => {}
+                }
+            }
+            b.structure_at = structure;
+        }
+        if self.engine.stamp_clock() == b.clock_at {
+            return Ok(());
+        }
+        for (i, (stamp_slot, stamp)) in b.stamps.iter_mut().enumerate() {
+            let now = self.engine.stamps().get(*stamp_slot as usize).copied();
+            if now == Some(*stamp) {
+                continue;
+            }
+            let Some(&(owner, slot)) = b.owners.get(i) else {
+                return Err(DirectReason::ResourcesChanged);
+            };
+            if self.engine.resolve(owner).ok() != Some(slot) {
+                let value = vgpu_core::Label::new(self.engine.label(owner).unwrap_or("(removed)"));
+                return Err(DirectReason::ValueMoved { value });
+            }
+            *stamp = self
+                .engine
+                .stamps()
+                .get(*stamp_slot as usize)
+                .copied()
+                .unwrap_or(0);
+        }
+        b.clock_at = self.engine.stamp_clock();
+        Ok(())
+    }
+}

@@ -1,0 +1,407 @@
+//! [`AutoPass`]: the auto-bundle side of one pass being recorded. Three modes:
+//!
+//! - **Replay**: the pass has a bundle that was valid when the pass began. Each draw (or
+//!   pass-state command) is compared with the bundle's sequence at the cursor, and the clocks
+//!   with the ones it was validated at; nothing is issued. At the end the bundle is replayed.
+//!   A difference issues the matched prefix directly ([`AutoBundle::materialize`]) and the pass
+//!   goes on logging; moved clocks validate the bundle again first.
+//! - **Log**: each draw is issued as usual and appended to this frame's sequence. At the end
+//!   the sequence is compared with last frame's: repeated often enough (the hysteresis), a
+//!   bundle is recorded for the next frames.
+//! - **Off**: recorded directly, nothing logged (opted out, or the pass did something a bundle
+//!   cannot hold).
+
+use super::sequence::{self, Call, SeqEntry};
+use super::{PassHistory, PassKey};
+use crate::auto_bundle::DirectReason;
+use crate::descriptors::TargetSignature;
+use crate::state::{HeldState, PassBindings, State};
+
+/// What an [`AutoPass`] does with the pass's draws.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum AutoMode {
+    Off,
+    Log,
+    Replay,
+}
+
+/// How a pass was begun, for its auto-bundle side.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct PassIdentity<'a> {
+    pub(crate) label: &'a str,
+    pub(crate) index: u32,
+    /// `PassDesc::auto_bundle`.
+    pub(crate) allowed: bool,
+    /// The pass has occlusion queries.
+    pub(crate) occlusion: bool,
+}
+
+/// The auto-bundle side of a pass (see the module doc).
+#[derive(Debug)]
+pub(crate) struct AutoPass {
+    pub(crate) mode: AutoMode,
+    key: PassKey,
+    index: u32,
+    history: Option<Box<PassHistory>>,
+    /// This frame's sequence (Log).
+    seq: Vec<SeqEntry>,
+    calls: Vec<Call>,
+    /// Replay: the bundle's sequence (moved out of it for the pass), the entries matched, and
+    /// the stamp and structure clocks it was validated at.
+    expected: Vec<SeqEntry>,
+    cursor: usize,
+    clock: u64,
+    structure: u64,
+    /// The clocks when the pass began (a bundle is recorded only if they did not move).
+    began_at: (u64, u64),
+    /// Why the pass is recorded directly (the first reason).
+    reason: Option<DirectReason>,
+}
+
+impl AutoPass {
+    /// The auto-bundle side of a pass beginning now with interned signature `signature_id`.
+    pub(crate) fn begin(
+        st: &mut State,
+        id: PassIdentity<'_>,
+        signature_id: u32,
+        inspecting: bool,
+    ) -> AutoPass {
+        let off = |reason| AutoPass::off(id.index, reason);
+        if !st.auto.enabled || !id.allowed {
+            return off(DirectReason::Disabled);
+        }
+        if id.occlusion {
+            return off(DirectReason::OcclusionQueries);
+        }
+        if inspecting {
+            return off(DirectReason::Inspector);
+        }
+        let key = PassKey {
+            index: id.index,
+            signature_id,
+            label_hash: label_hash(id.label),
+        };
+        let mut history = st.auto.take_history(key, id.label);
+        history.last_frame = st.frame_index();
+        let began_at = (st.engine.stamp_clock(), st.auto.journal.clock());
+        let mut reason = None;
+        if let Some(mut bundle) = history.bundle.take() {
+            match st.validate_auto_bundle(&mut bundle) {
+                Ok(()) => {
+                    let expected = std::mem::take(&mut bundle.seq);
+                    history.bundle = Some(bundle);
+                    return AutoPass {
+                        mode: AutoMode::Replay,
+                        key,
+                        index: id.index,
+                        history: Some(history),
+                        seq: Vec::new(),
+                        calls: Vec::new(),
+                        expected,
+                        cursor: 0,
+                        clock: st.engine.stamp_clock(),
+                        structure: st.auto.journal.clock(),
+                        began_at,
+                        reason: None,
+                    };
+                }
+                Err(r) => {
+                    history.bundle = Some(bundle);
+                    history.bundle_invalidated();
+                    reason = Some(r);
+                }
+            }
+        }
+        let mut seq = std::mem::take(&mut history.spare);
+        let mut calls = std::mem::take(&mut history.spare_calls);
+        seq.clear();
+        calls.clear();
+        AutoPass {
+            mode: AutoMode::Log,
+            key,
+            index: id.index,
+            history: Some(history),
+            seq,
+            calls,
+            expected: Vec::new(),
+            cursor: 0,
+            clock: 0,
+            structure: 0,
+            began_at,
+            reason,
+        }
+    }
+
+    fn off(index: u32, reason: DirectReason) -> AutoPass {
+        AutoPass {
+            mode: AutoMode::Off,
+            key: PassKey {
+                index,
+                signature_id: 0,
+                label_hash: 0,
+            },
+            index,
+            history: None,
+            seq: Vec::new(),
+            calls: Vec::new(),
+            expected: Vec::new(),
+            cursor: 0,
+            clock: 0,
+            structure: 0,
+            began_at: (0, 0),
+            reason: Some(reason),
+        }
+    }
+
+    /// Replay: whether `entry` is the next one of the sequence and nothing moved since the
+    /// bundle was validated (then it counts as recorded). Per draw: a compare of the entry, a
+    /// borrow of the state for two clocks.
+    #[inline(always)]
+    pub(crate) fn expect(&mut self, entry: SeqEntry, held: &HeldState<'_>) -> bool {
+        let i = self.cursor;
+        match self.expected.get(i) {
+            Some(e) if *e == entry => {}
+            _ => return false,
+        }
+        let st = held.borrow();
+        if st.engine.stamp_clock() != self.clock || st.auto.journal.clock() != self.structure {
+            return false;
+        }
+        self.cursor = i + 1;
+        true
+    }
+
+    /// Log: appends a draw (or command) just issued.
+    #[inline(always)]
+    pub(crate) fn log(&mut self, entry: SeqEntry) {
+        if self.mode == AutoMode::Log {
+            self.seq.push(entry);
+        }
+    }
+
+    /// Log: appends a draw with explicit ranges, or a pass-state command (`draw`: its
+    /// operation, or `None`), just issued.
+    pub(crate) fn log_call(&mut self, draw: Option<crate::state::OpKey>, call: Call) {
+        if self.mode == AutoMode::Log {
+            self.calls.push(call);
+            self.seq.push(SeqEntry {
+                key: draw.unwrap_or_default(),
+                call: self.calls.len() as u32,
+            });
+        }
+    }
+
+    /// Replay: whether a draw with explicit ranges or a pass-state command is the next one (see
+    /// [`expect`](Self::expect)), its call equal too.
+    pub(crate) fn expect_call(
+        &mut self,
+        draw: Option<crate::state::OpKey>,
+        call: &Call,
+        held: &HeldState<'_>,
+    ) -> bool {
+        let Some(e) = self.expected.get(self.cursor) else {
+            return false;
+        };
+        let same_call = self.history.as_ref().and_then(|h| h.bundle.as_ref()).is_some_and(|b| {
+            e.call_index().and_then(|i| b.calls.get(i)) == Some(call)
+        });
+        if !same_call || e.key != draw.unwrap_or_default() {
+            return false;
+        }
+        let entry = *e;
+        self.expect(entry, held)
+    }
+
+    /// Replay, after [`expect`](Self::expect) failed for `entry` (`call`: the call it names):
+    /// if the clocks moved and the entry is the expected one, validates the bundle again and
+    /// takes the entry (`true`); else issues the matched prefix directly into `rpass` and goes
+    /// on logging (`false`; the caller records the entry directly).
+    #[cold]
+    #[inline(never)]
+    pub(crate) fn miss(
+        &mut self,
+        entry: SeqEntry,
+        call: Option<&Call>,
+        held: &HeldState<'_>,
+        rpass: &mut wgpu::RenderPass<'static>,
+        bound: &mut PassBindings,
+    ) -> bool {
+        let expected = self.expected.get(self.cursor).copied();
+        let bundle_call = |h: &Option<Box<PassHistory>>, i: usize| {
+            h.as_ref()
+                .and_then(|h| h.bundle.as_ref())
+                .and_then(|b| b.calls.get(i))
+                .cloned()
+        };
+        let same_entry = expected.is_some_and(|e| {
+            e.key == entry.key
+                && match (e.call_index(), call) {
+                    (None, None) => true,
+                    (Some(i), Some(c)) => bundle_call(&self.history, i).as_ref() == Some(c),
+                    _ => false,
+                }
+        });
+        if same_entry {
+            let mut st = held.borrow_mut();
+            let validated = match self.history.as_mut().and_then(|h| h.bundle.as_mut()) {
+                Some(b) => st.validate_auto_bundle(b),
+                None => Err(DirectReason::ResourcesChanged),
+            };
+            match validated {
+                Ok(()) => {
+                    self.clock = st.engine.stamp_clock();
+                    self.structure = st.auto.journal.clock();
+                    self.cursor += 1;
+                    return true;
+                }
+                Err(reason) => {
+                    drop(st);
+                    self.leave_replay(reason, rpass, bound);
+                    return false;
+                }
+            }
+        }
+        let reason = match expected {
+            None => DirectReason::DrawsAdded,
+            Some(e) if e.key != entry.key => DirectReason::DrawOrderChanged,
+            Some(_) => DirectReason::PassStateChanged,
+        };
+        self.leave_replay(reason, rpass, bound);
+        false
+    }
+
+    /// Replay → Log: issues the matched prefix directly, and the pass's log starts as that
+    /// prefix.
+    pub(crate) fn leave_replay(
+        &mut self,
+        reason: DirectReason,
+        rpass: &mut wgpu::RenderPass<'static>,
+        bound: &mut PassBindings,
+    ) {
+        if self.mode != AutoMode::Replay {
+            return;
+        }
+        let Some(history) = self.history.as_mut() else {
+            return;
+        };
+        let upto = self.cursor;
+        let mut seq = std::mem::take(&mut history.spare);
+        let mut calls = std::mem::take(&mut history.spare_calls);
+        seq.clear();
+        calls.clear();
+        if let Some(b) = history.bundle.as_mut() {
+            b.seq = std::mem::take(&mut self.expected);
+            b.materialize(upto, rpass);
+            seq.extend_from_slice(&b.seq[..upto.min(b.seq.len())]);
+            calls.extend_from_slice(&b.calls[..b.calls_before(upto).min(b.calls.len())]);
+        }
+        history.bundle_invalidated();
+        // What the prefix bound is not tracked: the next draw binds everything again.
+        bound.reset();
+        self.seq = seq;
+        self.calls = calls;
+        self.mode = AutoMode::Log;
+        self.reason.get_or_insert(reason);
+    }
+
+    /// The pass does something a bundle cannot hold: it is recorded directly from here (the
+    /// matched prefix issued first when replaying), and logs nothing.
+    pub(crate) fn go_off(
+        &mut self,
+        reason: DirectReason,
+        rpass: &mut wgpu::RenderPass<'static>,
+        bound: &mut PassBindings,
+    ) {
+        if self.mode == AutoMode::Off {
+            return;
+        }
+        self.leave_replay(reason.clone(), rpass, bound);
+        if let Some(h) = self.history.as_mut() {
+            h.logged = false;
+            h.steady = 0;
+        }
+        self.mode = AutoMode::Off;
+        self.reason = Some(reason);
+    }
+
+    /// The pass ends: replays the bundle (the whole sequence matched), or compares the log with
+    /// last frame's and records a bundle when it repeated often enough; notes a pass recorded
+    /// directly. Puts the history back.
+    pub(crate) fn finish(
+        mut self,
+        held: &HeldState<'_>,
+        rpass: &mut wgpu::RenderPass<'static>,
+        bound: &mut PassBindings,
+        (sig, signature_id): (TargetSignature, u32),
+    ) {
+        if self.mode == AutoMode::Replay {
+            if self.cursor == self.expected.len() {
+                if let Some(b) = self.history.as_mut().and_then(|h| h.bundle.as_mut()) {
+                    b.seq = std::mem::take(&mut self.expected);
+                    b.replay(rpass);
+                    bound.operations += b.draws;
+                    bound.auto_bundle_draws += b.draws;
+                }
+                bound.reset();
+                if let Some(h) = self.history.take() {
+                    held.borrow_mut().auto.put_history(self.key, h);
+                }
+                return;
+            }
+            self.leave_replay(DirectReason::DrawsRemoved, rpass, bound);
+        }
+        let mut st = held.borrow_mut();
+        let Some(mut history) = self.history.take() else {
+            let reason = self.reason.take().unwrap_or(DirectReason::Disabled);
+            st.note_direct_pass(&vgpu_core::Label::new("pass"), self.index, reason);
+            return;
+        };
+        if self.mode == AutoMode::Log {
+            self.end_log(&mut st, &mut history, (sig, signature_id));
+        }
+        let reason = self.reason.take().unwrap_or(DirectReason::Warming {
+            frames: history.required,
+        });
+        st.note_direct_pass(&history.label.clone(), self.index, reason);
+        st.auto.put_history(self.key, history);
+    }
+
+    /// Log's end: compares with last frame's sequence, counts steady frames, records a bundle
+    /// when they reach the hysteresis (and nothing moved during the pass).
+    fn end_log(
+        &mut self,
+        st: &mut State,
+        history: &mut PassHistory,
+        (sig, signature_id): (TargetSignature, u32),
+    ) {
+        let now = (self.seq.as_slice(), self.calls.as_slice());
+        let prev = (history.prev.as_slice(), history.prev_calls.as_slice());
+        if history.logged && sequence::same(prev, now) {
+            history.steady = history.steady.saturating_add(1);
+        } else {
+            if history.logged && self.reason.is_none() {
+                self.reason = Some(sequence::difference(prev, now));
+            }
+            history.steady = 1;
+        }
+        let unmoved = (st.engine.stamp_clock(), st.auto.journal.clock()) == self.began_at;
+        if history.steady >= history.required && unmoved && !self.seq.is_empty() {
+            match st.build_auto_bundle(now, sig, signature_id, &history.label) {
+                Ok(b) => history.bundle = Some(b),
+                Err(r) => {
+                    self.reason.get_or_insert(r);
+                }
+            }
+        }
+        // This frame's log becomes last frame's; last frame's buffers are reused next frame.
+        history.spare = std::mem::replace(&mut history.prev, std::mem::take(&mut self.seq));
+        history.spare_calls =
+            std::mem::replace(&mut history.prev_calls, std::mem::take(&mut self.calls));
+        history.logged = true;
+    }
+}
+
+/// A pass label's hash (part of its key).
+fn label_hash(label: &str) -> u64 {
+    ahash::RandomState::with_seeds(1, 2, 3, 4).hash_one(label)
+}

@@ -1,0 +1,93 @@
+//! What a pass records, as compared between frames: one [`SeqEntry`] per draw or pass-state
+//! command, and the [`Call`]s (explicit ranges, pass state) the entries that are not a plain
+//! draw name.
+
+use crate::auto_bundle::DirectReason;
+use crate::descriptors::DrawRange;
+use crate::state::OpKey;
+
+/// One draw (its operation, and `call`: 0 for its own counts, else one plus the index of its
+/// [`Call::Range`]) or one pass-state command (a null key; `call` names it).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct SeqEntry {
+    pub(crate) key: OpKey,
+    pub(crate) call: u32,
+}
+
+impl SeqEntry {
+    /// A draw with its own counts.
+    #[inline(always)]
+    pub(crate) fn draw(key: OpKey) -> Self {
+        SeqEntry { key, call: 0 }
+    }
+
+    /// A pass-state command, as the miss path compares it (its call is compared apart).
+    #[inline]
+    pub(crate) fn default_state() -> Self {
+        SeqEntry {
+            key: OpKey::default(),
+            call: 1,
+        }
+    }
+
+    /// Whether it is a pass-state command (no draw).
+    #[inline]
+    pub(crate) fn is_state(&self) -> bool {
+        slotmap::Key::is_null(&self.key)
+    }
+
+    /// The index of the call it names, if any.
+    #[inline]
+    pub(crate) fn call_index(&self) -> Option<usize> {
+        (self.call as usize).checked_sub(1)
+    }
+}
+
+/// A draw's explicit ranges, or a pass-state command bundles cannot hold (issued between them).
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) enum Call {
+    Range(DrawRange),
+    Viewport([f32; 6]),
+    Scissor([u32; 4]),
+    BlendConstant([f64; 4]),
+    StencilReference(u32),
+}
+
+impl Call {
+    /// Issues a pass-state command into `rpass` (a range is part of a draw: nothing).
+    pub(crate) fn issue(&self, rpass: &mut wgpu::RenderPass<'_>) {
+        match self {
+            Call::Range(_) => {}
+            Call::Viewport([x, y, w, h, min, max]) => rpass.set_viewport(*x, *y, *w, *h, *min, *max),
+            Call::Scissor([x, y, w, h]) => rpass.set_scissor_rect(*x, *y, *w, *h),
+            Call::BlendConstant([r, g, b, a]) => rpass.set_blend_constant(wgpu::Color {
+                r: *r,
+                g: *g,
+                b: *b,
+                a: *a,
+            }),
+            Call::StencilReference(r) => rpass.set_stencil_reference(*r),
+        }
+    }
+}
+
+/// Why this frame's sequence differs from last frame's (`prev`).
+pub(crate) fn difference(
+    prev: (&[SeqEntry], &[Call]),
+    now: (&[SeqEntry], &[Call]),
+) -> DirectReason {
+    let (p, n) = (prev.0, now.0);
+    let common = p.iter().zip(n).take_while(|(a, b)| a.key == b.key).count();
+    let same_draws = common == p.len().min(n.len());
+    match (same_draws, p.len().cmp(&n.len())) {
+        (true, std::cmp::Ordering::Less) => DirectReason::DrawsAdded,
+        (true, std::cmp::Ordering::Greater) => DirectReason::DrawsRemoved,
+        (true, std::cmp::Ordering::Equal) => DirectReason::PassStateChanged,
+        (false, _) => DirectReason::DrawOrderChanged,
+    }
+}
+
+/// Whether two frames' sequences are the same (entries, and the calls they name).
+pub(crate) fn same(prev: (&[SeqEntry], &[Call]), now: (&[SeqEntry], &[Call])) -> bool {
+    prev.0 == now.0 && prev.1 == now.1
+}
