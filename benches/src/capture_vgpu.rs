@@ -503,3 +503,43 @@ impl FrameLoop for BufferCapture {
         )
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Draws recorded (`operations_recorded`) in each frame `0..frames` of `looper`.
+    fn draws_per_frame(looper: &mut dyn FrameLoop, frames: u64) -> Vec<u64> {
+        let counts = (0..frames)
+            .map(|f| {
+                let before = looper.stats();
+                looper.frame(f).expect("frame on noop");
+                (looper.stats() - before).operations_recorded
+            })
+            .collect();
+        assert_eq!(looper.take_uncaptured_errors(), vec![]);
+        counts
+    }
+
+    #[test]
+    fn every_vgpu_mode_draws_the_reshuffled_tenth_less_and_all_draws_otherwise() {
+        let noop = || gpu_for(vgpu::BackendChoice::Noop).expect("noop gpu");
+        for scenario in [Scenario::Static, Scenario::Reshuffle] {
+            // 50 objects, 2 passes: reshuffle culls 5 per pass.
+            let expected = if scenario == Scenario::Reshuffle {
+                2 * 45
+            } else {
+                2 * 50
+            };
+            let loopers: [Box<dyn FrameLoop>; 3] = [
+                Box::new(StructCapture::new(noop(), scenario, 50, 2).expect("struct")),
+                Box::new(TypedCapture::new(noop(), scenario, 50, 2).expect("typed")),
+                Box::new(BufferCapture::new(noop(), scenario, 50, 2).expect("buffer")),
+            ];
+            for mut looper in loopers {
+                let counts = draws_per_frame(looper.as_mut(), 4);
+                assert_eq!(counts, [expected; 4], "{scenario:?}: {}", looper.describe());
+            }
+        }
+    }
+}

@@ -8,7 +8,9 @@ use crate::error::{Result, foreign_gpu};
 use crate::gpu::Gpu;
 use crate::state::auto_bundle::{AutoMode, AutoPass, Call, PassIdentity, SeqEntry};
 use crate::state::inspect::RecordPath;
-use crate::state::{DrawCall, HeldState, InspectRecorder, PassBindings, PassInspect};
+use crate::state::{
+    DrawCall, HeldState, InspectRecorder, NullSink, PassBindings, PassInspect, replay_commands,
+};
 
 /// A render pass being recorded.
 pub struct Pass<'p> {
@@ -165,6 +167,34 @@ impl<'p> Pass<'p> {
         let Some(inspect) = self.inspect.as_deref_mut() else {
             return Ok(());
         };
+        let key = draw.inner.key;
+        let call = range.map(|r| Call::Range(r.clone()));
+        if self.auto.mode == AutoMode::Replay {
+            let taken = match &call {
+                Some(c) => self.auto.expect_call(Some(key), c, &self.held),
+                None => self.auto.expect(SeqEntry::draw(key), &self.held),
+            };
+            let entry = SeqEntry {
+                key,
+                call: u32::from(call.is_some()),
+            };
+            if taken
+                || self
+                    .auto
+                    .miss(entry, call.as_ref(), &self.held, &mut *self.rpass, &mut self.bound)
+            {
+                // What the bundle binds for this draw, as the inspector logs a recorded one.
+                let mut sink = NullSink;
+                let mut rec = InspectRecorder::new(&mut sink, inspect);
+                replay_commands(&mut rec, self.auto.last_taken_commands());
+                if rec.drawn {
+                    self.held
+                        .borrow_mut()
+                        .inspect_draw(key, inspect, RecordPath::AutoBundle);
+                }
+                return Ok(());
+            }
+        }
         let mut state = self.held.borrow_mut();
         let mut rec = InspectRecorder::new(&mut *self.rpass, inspect);
         let path = if range.is_none()
@@ -184,6 +214,11 @@ impl<'p> Pass<'p> {
         };
         if rec.drawn {
             state.inspect_draw(draw.inner.key, inspect, path);
+        }
+        drop(state);
+        match call {
+            Some(c) => self.auto.log_call(Some(key), c),
+            None => self.auto.log(SeqEntry::draw(key)),
         }
         Ok(())
     }

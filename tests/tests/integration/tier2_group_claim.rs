@@ -148,6 +148,8 @@ fn dynamic_offsets_per_draw_select_two_colors_in_one_pass() {
 #[test]
 fn a_static_frame_with_a_claimed_group_creates_no_bind_groups() {
     vgpu_tests::each_gpu(|gpu| {
+        // The direct path's sets are counted: auto-bundles (which would replay them) are off.
+        gpu.set_auto_bundles(false);
         let draw = vgpu_tests::fullscreen(gpu, "static claimed", TWO_GROUPS);
         draw.set("style", value! { scale: 1.0 }).unwrap();
         draw.claim_group(1, false).unwrap();

@@ -144,6 +144,8 @@ fn frame(
 #[test]
 fn a_per_pass_camera_reaches_draws_of_two_layouts_interleaved() {
     each_gpu(|gpu: &Gpu| {
+        // The direct path's sets are counted: auto-bundles (which would replay them) are off.
+        gpu.set_auto_bundles(false);
         let plain = gpu.shader("plain", &plain_wgsl()).unwrap();
         let with_extra = gpu.shader("extra", &extra_wgsl()).unwrap();
         let camera = gpu.uniforms(&Camera { tint: TINTS[0] }).unwrap();
@@ -209,6 +211,8 @@ fn draws_of_one_layout_find_the_per_pass_camera_bound() {
     // The same frames with one layout: after the first draw of each pass binds the camera's
     // new slot, the others find it bound (one group-0 set per pass, counted).
     each_gpu(|gpu: &Gpu| {
+        // The direct path's sets are counted: auto-bundles (which would replay them) are off.
+        gpu.set_auto_bundles(false);
         let plain = gpu.shader("plain", &plain_wgsl()).unwrap();
         let camera = gpu.uniforms(&Camera { tint: TINTS[0] }).unwrap();
         let draws = quarter_draws(gpu, &camera, |_| (&plain, None));

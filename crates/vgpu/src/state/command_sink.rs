@@ -123,6 +123,21 @@ impl CommandSink for wgpu::ComputePass<'_> {
     fn draw_indirect(&mut self, _: IndirectArgs<'_>, _: bool) {}
 }
 
+/// A sink that drops what it is given (the binding inspector notes a replayed draw's groups
+/// through it: the bundle issues them).
+#[derive(Debug, Default)]
+pub(crate) struct NullSink;
+
+impl CommandSink for NullSink {
+    fn set_pipeline(&mut self, _: &wgpu::RenderPipeline) {}
+    fn set_bind_group(&mut self, _: u32, _: &wgpu::BindGroup, _: &[u32]) {}
+    fn set_vertex_buffer(&mut self, _: u32, _: &wgpu::Buffer, _: u64) {}
+    fn set_index_buffer(&mut self, _: &wgpu::Buffer, _: u64, _: wgpu::IndexFormat) {}
+    fn draw(&mut self, _: std::ops::Range<u32>, _: std::ops::Range<u32>) {}
+    fn draw_indexed(&mut self, _: std::ops::Range<u32>, _: i32, _: std::ops::Range<u32>) {}
+    fn draw_indirect(&mut self, _: IndirectArgs<'_>, _: bool) {}
+}
+
 /// Bundle commands, recorded with owned handles and replayed into a
 /// `wgpu::RenderBundleEncoder` (whose methods need references that outlive the encoder).
 #[derive(Debug)]

@@ -27,6 +27,9 @@ pub enum RecordPath {
     Fast,
     /// Through the full path (pipeline lookup, a resolve per value, bind-group memo checks).
     Full,
+    /// Replayed from the pass's auto-bundle: what is logged is what the bundle's commands bind
+    /// for the draw (see [`crate::DirectReason`]).
+    AutoBundle,
 }
 
 /// One buffer binding of one recorded draw: where the GPU would read it.

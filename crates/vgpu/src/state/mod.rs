@@ -47,7 +47,9 @@ use vgpu_core::GpuContext;
 use vgpu_uniforms::{BufferKey, EngineConfig, OwnerKey, UniformEngine};
 
 pub(crate) use binding_input::{BindingInput, BufferInput, SamplerInput, ViewInput, ViewOwner};
-pub(crate) use command_sink::{BundleCmd, DrawCall, IndirectArgs, encode_render_bundle};
+pub(crate) use command_sink::{
+    BundleCmd, DrawCall, IndirectArgs, NullSink, encode_render_bundle, replay_commands,
+};
 pub(crate) use compute_info::{ComputeInfo, ComputePipelineKey, ConstantSet};
 pub(crate) use followers::TargetPart;
 pub(crate) use inspect::{InspectRecorder, PassInspect};

@@ -88,6 +88,16 @@ impl AutoBundle {
         self.replays += 1;
     }
 
+    /// The commands of entry `i` (a draw's: its sets and the draw call).
+    pub(crate) fn entry_commands(&self, i: usize) -> &[BundleCmd] {
+        let start = i
+            .checked_sub(1)
+            .and_then(|p| self.entry_ends.get(p))
+            .map_or(0, |&e| e as usize);
+        let end = self.entry_ends.get(i).map_or(start, |&e| e as usize);
+        self.cmds.get(start..end).unwrap_or_default()
+    }
+
     /// The number of calls the first `upto` entries name (they name them in order).
     pub(crate) fn calls_before(&self, upto: usize) -> usize {
         self.seq[..upto.min(self.seq.len())]
@@ -111,6 +121,10 @@ impl State {
         let failed = |e: crate::error::Error| DirectReason::BundleFailed {
             message: e.to_string(),
         };
+        // wgpu's bundle encoder panics on a destroyed device that was not found lost yet.
+        self.ctx
+            .check_device("recording an auto-bundle")
+            .map_err(|e| failed(e.into()))?;
         let mut cmds: Vec<BundleCmd> = Vec::with_capacity(seq.len() * 2);
         let mut entry_ends = Vec::with_capacity(seq.len());
         let mut bound = PassBindings::default();

@@ -73,9 +73,8 @@ impl AutoPass {
         if id.occlusion {
             return off(DirectReason::OcclusionQueries);
         }
-        if inspecting {
-            return off(DirectReason::Inspector);
-        }
+        // The binding inspector logs a replayed draw from the bundle's commands (`Pass`).
+        let _ = inspecting;
         let key = PassKey {
             index: id.index,
             signature_id,
@@ -169,6 +168,18 @@ impl AutoPass {
         }
         self.cursor = i + 1;
         true
+    }
+
+    /// Replay: the commands the bundle recorded for the entry last taken (for the binding
+    /// inspector).
+    pub(crate) fn last_taken_commands(&self) -> &[crate::state::BundleCmd] {
+        match (
+            self.cursor.checked_sub(1),
+            self.history.as_ref().and_then(|h| h.bundle.as_ref()),
+        ) {
+            (Some(i), Some(b)) => b.entry_commands(i),
+            _ => &[],
+        }
     }
 
     /// Log: appends a draw (or command) just issued.
