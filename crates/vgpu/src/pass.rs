@@ -303,6 +303,8 @@ pub(crate) fn record_pass(
         let auto = AutoPass::begin(&mut st, id, signature_id, inspect.is_some());
         (signature_id, inspect, auto)
     };
+    let mut auto = auto;
+    auto.began_at_calls(held.calls());
     let mut pass = Pass {
         gpu_id: gpu.id(),
         fast_gpu_id: match inspect {

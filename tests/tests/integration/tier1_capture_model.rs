@@ -374,6 +374,8 @@ struct FrameRecord {
 struct Coverage {
     fast: u64,
     full: u64,
+    /// Draws replayed from an auto-bundle.
+    auto: u64,
     steady: u64,
     exact: u64,
 }
@@ -382,6 +384,7 @@ impl std::ops::AddAssign for Coverage {
     fn add_assign(&mut self, o: Coverage) {
         self.fast += o.fast;
         self.full += o.full;
+        self.auto += o.auto;
         self.steady += o.steady;
         self.exact += o.exact;
     }
@@ -872,6 +875,7 @@ impl World {
             match logged[0].path {
                 RecordPath::Fast => self.coverage.fast += 1,
                 RecordPath::Full => self.coverage.full += 1,
+                RecordPath::AutoBundle => self.coverage.auto += 1,
             }
             for (name, (owner, bytes)) in [("camera", &seen.camera), ("object", &seen.object)] {
                 let Some(b) = logged.iter().find(|b| &*b.name == name) else {

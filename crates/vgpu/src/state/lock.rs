@@ -12,7 +12,7 @@
 //! [`SharedState::with`] drops once the borrow ended. Both hold by construction: user closures
 //! run only in the handle floor, between borrows.
 
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 
 use parking_lot::{ReentrantMutex, ReentrantMutexGuard};
 
@@ -23,18 +23,52 @@ use crate::descriptors::GpuId;
 pub(crate) struct SharedState {
     /// The owning `Gpu`'s identity (copied into every record it creates).
     pub(crate) id: GpuId,
-    cell: ReentrantMutex<RefCell<State>>,
+    cell: ReentrantMutex<Guarded>,
+}
+
+/// What the lock guards: the state, and the number of calls that borrowed it through
+/// [`SharedState::with`] and its kin (every call of user code into vgpu). A pass replaying an
+/// auto-bundle compares that number per draw, instead of borrowing the state: while it did not
+/// move, nothing was set, rebound or destroyed since the bundle was validated
+/// (`state/auto_bundle/pass.rs`).
+pub(crate) struct Guarded {
+    state: RefCell<State>,
+    calls: Cell<u64>,
+}
+
+impl Guarded {
+    /// The number of calls that borrowed the state so far.
+    #[inline(always)]
+    pub(crate) fn calls(&self) -> u64 {
+        self.calls.get()
+    }
+
+    #[inline(always)]
+    fn count_call(&self) {
+        self.calls.set(self.calls.get().wrapping_add(1));
+    }
+}
+
+impl std::ops::Deref for Guarded {
+    type Target = RefCell<State>;
+    #[inline(always)]
+    fn deref(&self) -> &RefCell<State> {
+        &self.state
+    }
 }
 
 /// The state held for a pass or a bundle recording: other threads wait until it is dropped;
 /// this thread borrows the state once per recorded operation.
-pub(crate) type HeldState<'a> = ReentrantMutexGuard<'a, RefCell<State>>;
+pub(crate) type HeldState<'a> = ReentrantMutexGuard<'a, Guarded>;
 
 impl SharedState {
     pub(crate) fn new(id: GpuId, state: State) -> SharedState {
         SharedState {
             id,
-            cell: ReentrantMutex::new(RefCell::new(state)),
+            cell: ReentrantMutex::new(Guarded {
+                state: RefCell::new(state),
+                calls: Cell::new(0),
+            }),
         }
     }
 
@@ -48,6 +82,7 @@ impl SharedState {
     /// Like [`with`](Self::with) on a state this thread already holds (no lock taken).
     #[inline]
     pub(crate) fn with_held<R>(held: &HeldState<'_>, f: impl FnOnce(&mut State) -> R) -> R {
+        held.count_call();
         let (result, released) = {
             let mut state = held.borrow_mut();
             let result = f(&mut state);
@@ -69,6 +104,7 @@ impl SharedState {
         held: &HeldState<'_>,
         f: impl FnOnce(&mut State) -> R,
     ) -> R {
+        held.count_call();
         let mut state = held.borrow_mut();
         let result = f(&mut state);
         debug_assert!(state.deferred.is_empty(), "released while promising not to");

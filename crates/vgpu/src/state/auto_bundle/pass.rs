@@ -47,11 +47,10 @@ pub(crate) struct AutoPass {
     seq: Vec<SeqEntry>,
     calls: Vec<Call>,
     /// Replay: the bundle's sequence (moved out of it for the pass), the entries matched, and
-    /// the stamp and structure clocks it was validated at.
+    /// the count of calls into the state when it was last validated (`lock.rs`'s `Guarded`).
     expected: Vec<SeqEntry>,
     cursor: usize,
-    clock: u64,
-    structure: u64,
+    state_calls: u64,
     /// The clocks when the pass began (a bundle is recorded only if they did not move).
     began_at: (u64, u64),
     /// Why the pass is recorded directly (the first reason).
@@ -98,8 +97,7 @@ impl AutoPass {
                         calls: Vec::new(),
                         expected,
                         cursor: 0,
-                        clock: st.engine.stamp_clock(),
-                        structure: st.auto.journal.clock(),
+                        state_calls: 0,
                         began_at,
                         reason: None,
                     };
@@ -124,8 +122,7 @@ impl AutoPass {
             calls,
             expected: Vec::new(),
             cursor: 0,
-            clock: 0,
-            structure: 0,
+            state_calls: 0,
             began_at,
             reason,
         }
@@ -145,16 +142,15 @@ impl AutoPass {
             calls: Vec::new(),
             expected: Vec::new(),
             cursor: 0,
-            clock: 0,
-            structure: 0,
+            state_calls: 0,
             began_at: (0, 0),
             reason: Some(reason),
         }
     }
 
     /// Replay: whether `entry` is the next one of the sequence and nothing moved since the
-    /// bundle was validated (then it counts as recorded). Per draw: a compare of the entry, a
-    /// borrow of the state for two clocks.
+    /// bundle was validated (then it counts as recorded). Per draw: a compare of the entry and
+    /// of the count of calls into the state (no call since: nothing set, rebound or destroyed).
     #[inline(always)]
     pub(crate) fn expect(&mut self, entry: SeqEntry, held: &HeldState<'_>) -> bool {
         let i = self.cursor;
@@ -162,8 +158,7 @@ impl AutoPass {
             Some(e) if *e == entry => {}
             _ => return false,
         }
-        let st = held.borrow();
-        if st.engine.stamp_clock() != self.clock || st.auto.journal.clock() != self.structure {
+        if held.calls() != self.state_calls {
             return false;
         }
         self.cursor = i + 1;
@@ -180,6 +175,12 @@ impl AutoPass {
             (Some(i), Some(b)) => b.entry_commands(i),
             _ => &[],
         }
+    }
+
+    /// Notes the count of calls into the state the pass began at (its bundle was validated
+    /// then).
+    pub(crate) fn began_at_calls(&mut self, calls: u64) {
+        self.state_calls = calls;
     }
 
     /// Log: appends a draw (or command) just issued.
@@ -260,8 +261,7 @@ impl AutoPass {
             };
             match validated {
                 Ok(()) => {
-                    self.clock = st.engine.stamp_clock();
-                    self.structure = st.auto.journal.clock();
+                    self.state_calls = held.calls();
                     self.cursor += 1;
                     return true;
                 }
