@@ -1,6 +1,8 @@
 //! Allocations per steady frame, counted exactly (issue #13): on the noop device, a vgpu frame
 //! allocates at most 2 more times than the hand-written wgpu twin of the same frame in a release
-//! build (6 in a debug build), and that surplus does not depend on the number of draws. The 2:
+//! build (6 in a debug build), and that surplus does not depend on the number of draws. The twin
+//! is `raw` with auto-bundles off, `raw-bundle` with them on (issue 33; `raw` again in
+//! `reshuffle`, where neither replays). The 2:
 //! the frame's validation and out-of-memory error scopes (wgpu boxes one future per pop). The 4
 //! more of a debug build: the check that wgpu took the submission (issue #14: a non-blocking
 //! `Device::poll` for the frame's submission index, without which a submission to a destroyed
@@ -31,8 +33,16 @@ const FRAMES: usize = 4;
 /// The most a vgpu frame may allocate beyond the raw twin's frame (see the module docs).
 const SURPLUS: u64 = if cfg!(debug_assertions) { 6 } else { 2 };
 
-/// Allocation calls of each measured frame of `mode` in `scenario` with `draws` draws per pass.
-fn allocations(mode: Mode, scenario: Scenario, draws: usize) -> Vec<u64> {
+/// A vgpu mode's [`vgpu::Gpu`] on noop, auto-bundles on or off.
+fn gpu(auto_bundles: bool) -> vgpu::Gpu {
+    let gpu = gpu_for(BackendChoice::Noop).expect("noop gpu");
+    gpu.set_auto_bundles(auto_bundles);
+    gpu
+}
+
+/// Allocation calls of each measured frame of `mode` in `scenario` with `draws` draws per pass,
+/// a vgpu mode with auto-bundles on or off.
+fn allocations(mode: Mode, scenario: Scenario, draws: usize, auto_bundles: bool) -> Vec<u64> {
     let backend = BackendChoice::Noop;
     let mut looper: Box<dyn FrameLoop> = match mode {
         Mode::Raw => {
@@ -55,16 +65,13 @@ fn allocations(mode: Mode, scenario: Scenario, draws: usize) -> Vec<u64> {
             )
         }
         Mode::Struct => Box::new(
-            StructCapture::new(gpu_for(backend).expect("noop gpu"), scenario, draws, PASSES)
-                .expect("struct setup"),
+            StructCapture::new(gpu(auto_bundles), scenario, draws, PASSES).expect("struct setup"),
         ),
         Mode::Buffer => Box::new(
-            BufferCapture::new(gpu_for(backend).expect("noop gpu"), scenario, draws, PASSES)
-                .expect("buffer setup"),
+            BufferCapture::new(gpu(auto_bundles), scenario, draws, PASSES).expect("buffer setup"),
         ),
         Mode::Typed => Box::new(
-            TypedCapture::new(gpu_for(backend).expect("noop gpu"), scenario, draws, PASSES)
-                .expect("typed setup"),
+            TypedCapture::new(gpu(auto_bundles), scenario, draws, PASSES).expect("typed setup"),
         ),
     };
     // One-changes: every object changed once (see the module docs).
@@ -124,9 +131,11 @@ fn the_thread_counter_counts_this_threads_allocations_only() {
     });
 }
 
-#[test]
-fn a_vgpu_frame_allocates_at_most_two_more_times_than_raw_wgpu_in_release_whatever_the_draw_count()
-{
+/// Checks every vgpu mode against its twin in every scenario, at 10 and 1 000 draws: at most
+/// [`SURPLUS`] more allocations per steady frame, the same surplus at both draw counts. With
+/// auto-bundles off the twin is `raw`; with them on it is `raw-bundle` (both replay a bundle
+/// per pass), but in `reshuffle`, where no bundle applies and both record per draw, `raw`.
+fn check_surplus(auto_bundles: bool) {
     let mut lines = Vec::new();
     for scenario in [
         Scenario::Static,
@@ -134,6 +143,7 @@ fn a_vgpu_frame_allocates_at_most_two_more_times_than_raw_wgpu_in_release_whatev
         Scenario::OneChanges,
         Scenario::AllChange,
         Scenario::ResetAll,
+        Scenario::Reshuffle,
     ] {
         // Buffer mode's all-change writes each object's buffer itself (the seed's workaround:
         // one `write_buffer` per object, each allocating in wgpu): not vgpu's frame.
@@ -141,42 +151,63 @@ fn a_vgpu_frame_allocates_at_most_two_more_times_than_raw_wgpu_in_release_whatev
             Scenario::AllChange => &[Mode::Struct, Mode::Typed],
             _ => &[Mode::Struct, Mode::Typed, Mode::Buffer],
         };
+        let twin = match scenario {
+            Scenario::Reshuffle => Mode::Raw,
+            _ if auto_bundles => Mode::RawBundle,
+            _ => Mode::Raw,
+        };
         for &mode in modes {
             let mut surplus_by_draws = Vec::new();
             for draws in [10, 1000] {
-                let raw = allocations(Mode::Raw, scenario, draws);
-                let vgpu = allocations(mode, scenario, draws);
+                let raw = allocations(twin, scenario, draws, auto_bundles);
+                let vgpu = allocations(mode, scenario, draws, auto_bundles);
                 // Steady: every measured frame allocates the same.
-                assert!(raw.windows(2).all(|w| w[0] == w[1]), "raw {raw:?}");
+                assert!(raw.windows(2).all(|w| w[0] == w[1]), "{twin:?} {raw:?}");
                 assert!(
                     vgpu.windows(2).all(|w| w[0] == w[1]),
                     "{mode:?} {scenario:?} {draws}: {vgpu:?}"
                 );
                 let surplus = vgpu[0] as i64 - raw[0] as i64;
                 lines.push(format!(
-                    "{:>15} {:>6} {draws:>5} draws: raw {} vgpu {} (+{surplus})",
+                    "{:>15} {:>6} {draws:>5} draws: {} {} vgpu {} (+{surplus})",
                     scenario.name(),
                     mode.name(),
+                    twin.name(),
                     raw[0],
                     vgpu[0]
                 ));
                 assert!(
                     surplus <= SURPLUS as i64,
-                    "{} {} with {draws} draws: {} allocations per frame vs raw {} (+{surplus}, at most +{SURPLUS})",
+                    "{} {} with {draws} draws, auto-bundles {auto_bundles}: {} allocations per frame vs {} {} (+{surplus}, at most +{SURPLUS})",
                     mode.name(),
                     scenario.name(),
                     vgpu[0],
+                    twin.name(),
                     raw[0]
                 );
                 surplus_by_draws.push(surplus);
             }
             assert!(
                 surplus_by_draws.windows(2).all(|w| w[0] == w[1]),
-                "{} {}: the surplus over raw depends on the draw count: {surplus_by_draws:?}",
+                "{} {}, auto-bundles {auto_bundles}: the surplus over {} depends on the draw count: {surplus_by_draws:?}",
                 mode.name(),
-                scenario.name()
+                scenario.name(),
+                twin.name()
             );
         }
     }
     eprintln!("{}", lines.join("\n"));
+}
+
+#[test]
+fn a_vgpu_frame_allocates_at_most_two_more_times_than_raw_wgpu_in_release_whatever_the_draw_count()
+{
+    check_surplus(false);
+}
+
+/// With auto-bundles (on by default) a steady pass is replayed, as `raw-bundle` replays its
+/// bundles: the same surplus over `raw-bundle` (over `raw` in `reshuffle`).
+#[test]
+fn with_auto_bundles_a_vgpu_frame_allocates_at_most_two_more_times_than_raw_bundle() {
+    check_surplus(true);
 }

@@ -2,8 +2,12 @@
 """Drives headless Chromium (Selenium + chromedriver) over the built web example, once per
 backend: waits for `DONE {json}` in document.title, checks the steady counters (0 bind groups
 created, 0 bytes uploaded over the checked frames), the read-back pixels the page reports and
-the same pixels in a screenshot of the canvas. One line per backend; exit status 1 on a
-failure. WebGPU is skipped (not failed) when the browser gives no adapter.
+the same pixels in a screenshot of the canvas, and the auto-bundles: the steady frames replay
+their draws from the render bundles vgpu records for them (none with auto-bundles off; the
+frames whose pixels are checked are replayed ones). One line per backend, then one line
+`auto-bundles (WebGPU): D draws replayed per steady frame; encode median on X µs / off Y µs`
+(WebGL2 likewise); exit status 1 on a failure. WebGPU is skipped (not failed) when the browser
+gives no adapter.
 
 usage: browser_test.py URL [backend ...]   (backends: webgl, webgpu; default both)
 """
@@ -32,6 +36,42 @@ FLAGS = [
     "--window-size=400,300", "--force-device-scale-factor=1", "--disable-gpu-sandbox",
 ]
 TIMEOUT_S = 60
+BACKEND_NAMES = {"webgl": "WebGL2", "webgpu": "WebGPU"}
+
+
+def auto_bundles(backend, auto):
+    """(the auto-bundle line, problems) for the page's `auto_bundles` figures.
+
+    Both backends replay: WebGPU records native GPURenderBundles; on WebGL2, wgpu's GL backend
+    emulates render bundles (wgpu-core records the bundle's commands once and replays them into
+    the pass), so vgpu counts the draws replayed there too."""
+    frames, expected = auto["frames"], auto["draws_per_frame_expected"]
+    per_frame = auto["draws"] / frames if frames else 0
+    per_frame_text = f"{per_frame:g}" if per_frame == int(per_frame) else f"{per_frame:.1f}"
+    clock = "5 µs clock, cross-origin isolated" if auto["cross_origin_isolated"] else "100 µs clock"
+    line = (
+        f"auto-bundles ({BACKEND_NAMES[backend]}): {per_frame_text} draws replayed per steady frame; "
+        f"encode median on {auto['encode_us_on']:g} µs / off {auto['encode_us_off']:g} µs "
+        f"({frames} frames each, {expected} draws per frame, {clock})"
+    )
+    problems = []
+    if per_frame <= 0:
+        problems.append(f"no draw replayed from auto-bundles in the steady frames "
+                        f"(first pass recorded directly: {auto['first_direct']})")
+    elif auto["draws"] != frames * expected:
+        problems.append(f"{auto['draws']} draws replayed over {frames} steady frames, expected "
+                        f"{frames * expected} ({auto['direct_passes']} passes recorded directly, "
+                        f"the first: {auto['first_direct']})")
+    if auto["draws_off"]:
+        problems.append(f"{auto['draws_off']} draws replayed with auto-bundles off")
+    # The frames whose pixels are checked: the canvas's last frame (screenshot), the read-back.
+    if auto["rewarmed_draws"] != expected:
+        problems.append(f"the canvas's last frame replayed {auto['rewarmed_draws']} draws, "
+                        f"expected {expected}")
+    if auto["read_back_draws"] != expected:
+        problems.append(f"the frame read back replayed {auto['read_back_draws']} draws, "
+                        f"expected {expected}")
+    return line, problems
 
 
 def decode_png(data):
@@ -73,7 +113,7 @@ def decode_png(data):
 
 
 def run(url, backend, driver):
-    """('ok' | 'skip' | 'fail', line)."""
+    """('ok' | 'skip' | 'fail', line, auto-bundle line or None)."""
     driver.get(f"{url}?backend={backend}")
     deadline, title = time.time() + TIMEOUT_S, ""
     while time.time() < deadline:
@@ -82,14 +122,14 @@ def run(url, backend, driver):
             break
         time.sleep(0.1)
     else:
-        return "fail", f"no result after {TIMEOUT_S} s (title {title!r})"
+        return "fail", f"no result after {TIMEOUT_S} s (title {title!r})", None
     verb, _, body = title.partition(" ")
     result = json.loads(body)
     if verb == "ERROR":
         no_adapter = result.get("code") == "VGPU-DEVICE-NO-ADAPTER"
         if backend == "webgpu" and no_adapter:
-            return "skip", f"the browser gives no WebGPU adapter ({result.get('message')})"
-        return "fail", f"{result.get('code')}: {result.get('message')}"
+            return "skip", f"the browser gives no WebGPU adapter ({result.get('message')})", None
+        return "fail", f"{result.get('code')}: {result.get('message')}", None
     problems = []
     expected_backend = {"webgl": "Gl", "webgpu": "BrowserWebGpu"}[backend]
     if result["backend"] != expected_backend:
@@ -103,6 +143,10 @@ def run(url, backend, driver):
     # must refuse with VGPU-DEVICE-WOULD-BLOCK (WebGL2 may have finished already).
     if backend == "webgpu" and result["blocking_read"] != "VGPU-DEVICE-WOULD-BLOCK":
         problems.append(f"blocking read-back gave {result['blocking_read']}, expected VGPU-DEVICE-WOULD-BLOCK")
+    if checked["auto_bundle_draws"] == 0:
+        problems.append("the last steady frames of the first 60 replayed no draw from auto-bundles")
+    auto_line, auto_problems = auto_bundles(backend, result["auto_bundles"])
+    problems += auto_problems
     if result["skipped_frames"]:
         problems.append(f"{result['skipped_frames']} frame(s) skipped")
     reported = {(p["x"], p["y"]): tuple(p["rgba"]) for p in result["pixels"]}
@@ -117,14 +161,15 @@ def run(url, backend, driver):
         f"adapter {result['adapter']!r} ({result['backend']}, surface {result['surface_format']}), "
         f"{result['frames']} frames ({result['animated_frames']} animated), "
         f"last {result['checked_frames']}: {checked['bind_groups_created']} bind groups created, "
-        f"{checked['bytes_uploaded']} bytes uploaded; first frame: "
+        f"{checked['bytes_uploaded']} bytes uploaded, {checked['auto_bundle_draws']} draws "
+        f"replayed from auto-bundles; first frame: "
         f"{result['first_frame']['bind_groups_created']} bind groups, "
         f"{result['first_frame']['bytes_uploaded']} bytes; {len(PROBES)} pixels checked in the "
         f"read-back and in the canvas screenshot; blocking read-back: {result['blocking_read']}"
     )
     if problems:
-        return "fail", summary + "\n    " + "\n    ".join(problems)
-    return "ok", summary
+        return "fail", summary + "\n    " + "\n    ".join(problems), auto_line
+    return "ok", summary, auto_line
 
 
 def main():
@@ -139,12 +184,14 @@ def main():
         driver = webdriver.Chrome(options=options, service=Service("/usr/bin/chromedriver"))
         try:
             driver.set_page_load_timeout(TIMEOUT_S)
-            status, line = run(url, backend, driver)
+            status, line, auto_line = run(url, backend, driver)
         except Exception as e:  # noqa: BLE001 - reported as this backend's failure
-            status, line = "fail", f"{type(e).__name__}: {e}"
+            status, line, auto_line = "fail", f"{type(e).__name__}: {e}", None
         finally:
             driver.quit()
         print(f"web {backend}: {status.upper()} {line}", flush=True)
+        if auto_line:
+            print(auto_line, flush=True)
         failed |= status == "fail"
     return 1 if failed else 0
 

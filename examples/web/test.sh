@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The browser test: builds the web example (build.sh), serves it on 127.0.0.1 and checks it in
 # headless Chromium on WebGL2, then WebGPU (skipped, saying why, when the browser gives no
-# adapter): steady counters 0/0 and known pixels (read back and in a screenshot).
+# adapter): steady counters 0/0, the steady frames replayed from auto-bundles (and the encode
+# times on and off, printed) and known pixels (read back and in a screenshot).
 # Installs what is missing: Debian's chromium and chromium-driver (apt), selenium (pip).
 # Exit status: 0 passed (or WebGPU skipped), 1 a real failure (build, rendering, counters),
 # 2 the environment cannot run it (a package or tool could not be installed) -- 1 instead when

@@ -17,6 +17,9 @@ pub mod many_objects {}
 #[doc = include_str!("../../docs/render-bundles.md")]
 pub mod render_bundles {}
 
+#[doc = include_str!("../../docs/auto-bundles.md")]
+pub mod auto_bundles {}
+
 #[doc = include_str!("../../docs/pipelines.md")]
 pub mod pipelines {}
 

@@ -4,11 +4,14 @@
 //! It reads only what every frame reports anyway ([`FrameReport`]: counter deltas, CPU times,
 //! GPU pass times): recording a draw costs nothing more with the advisor than without it. A frame
 //! adds one sample to a ring of fixed size (no allocation once the ring is full, but the name of
-//! a draw that created bind groups, or of a pass measured for the first time).
+//! a draw that created bind groups, or of a pass measured for the first time; the passes a frame
+//! recorded directly are kept in the buffer of the sample the ring drops).
 //!
 //! The rules follow the usual costs of WebGPU-style APIs:
-//! - A render bundle pays when the same draws are recorded the same way frame after frame in a
-//!   CPU-bound app: replaying it skips per-draw validation and recording.
+//! - vgpu replays a pass that records the same draws frame after frame from a render bundle it
+//!   records for it (auto-bundles, [`crate::DirectReason`]): replaying skips per-draw validation
+//!   and recording. A pass it could not bundle in most frames of a CPU-bound app is named, with
+//!   the reason most frequent over the window.
 //! - Many draws of one pipeline that differ only by a per-object struct are cheaper as one
 //!   instanced draw reading a storage array.
 //! - Setting a value to the bytes it holds is compared and skipped, but still costs the set.
@@ -22,26 +25,39 @@ use std::time::Duration;
 
 use vgpu_core::{Label, StatsSnapshot};
 
+use crate::auto_bundle::{DirectPass, DirectReason};
 use crate::report::{Bound, FrameReport, Verdict};
 
 /// One piece of advice, with the evidence it rests on. `Display` gives the sentence for a person.
 #[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub enum Advice {
-    /// The same draws were recorded the same way in at least [`Advisor::MIN_FRAMES`] of the newest frames
-    /// (same draw count, pipeline switches and bind-group changes; no bind group or pipeline
-    /// created), and the
-    /// frames were not GPU-bound: record them once as a render bundle ([`crate::Gpu::bundle`])
-    /// and replay it with [`crate::Pass::execute`]. Values bound by bundled draws stay live.
-    RecordBundle {
-        /// Draws recorded directly (not replayed from a bundle) per frame.
-        draws: u64,
-        /// Frames they were recorded the same way in.
+    /// A render pass was recorded directly, not replayed from the bundle vgpu records for a
+    /// steady pass ([`crate::DirectReason`]), in most frames of the window (auto-bundles turned
+    /// off, [`DirectReason::Disabled`], do not count), and the frames were not GPU-bound: each
+    /// such frame records every draw of the pass again. `reason` is the most frequent reason
+    /// other than [`DirectReason::Warming`] (the frames a pass waits for after an invalidation
+    /// are counted in `direct`, not named). Reported when the frames recorded at least
+    /// [`Advisor::BUNDLE_MIN_DRAWS`] draws directly.
+    PassNotBundled {
+        /// The pass's label.
+        pass: Label,
+        /// The pass's place in its frame (0 for the first).
+        index: u32,
+        /// The reason's kind ([`DirectReason::kind`]), e.g. `"draw order changed"`.
+        reason: &'static str,
+        /// The latest occurrence of that reason, with what it names (a draw, a value).
+        latest: DirectReason,
+        /// Frames the pass was recorded directly for that reason.
         frames: usize,
-        /// Measured CPU recording time per draw (median encode time over all draws of a frame).
-        encode_per_draw: Duration,
-        /// `draws × encode_per_draw`: the encode time a bundle replay would save at most.
-        estimated_saving: Duration,
+        /// Frames it was recorded directly for any reason but `Disabled` (waiting frames
+        /// included).
+        direct: usize,
+        /// Frames looked at.
+        of: usize,
+        /// Draws recorded directly per frame, all passes of the frame (median over the `direct`
+        /// frames).
+        draws: u64,
     },
     /// Many draws share few pipelines and each binds a value of its own (a bind-group change per
     /// draw): one storage array of per-object structs and one instanced draw would replace them
@@ -98,18 +114,17 @@ pub enum Advice {
 }
 
 impl Advice {
-    /// A short form for a window title or a status line, e.g. `record a bundle of 64 draws
-    /// (up to 0.120 ms per frame)` or `pass "shadow" takes 75% of GPU time`.
+    /// A short form for a window title or a status line, e.g. `pass main: draw order changed
+    /// in 60 of 60 frames` or `pass "shadow" takes 75% of GPU time`.
     pub fn headline(&self) -> String {
         match self {
-            Advice::RecordBundle {
-                draws,
-                estimated_saving,
+            Advice::PassNotBundled {
+                pass,
+                reason,
+                frames,
+                of,
                 ..
-            } => format!(
-                "record a bundle of {draws} draws (up to {:.3} ms per frame)",
-                estimated_saving.as_secs_f64() * 1e3
-            ),
+            } => format!("pass {pass}: {reason} in {frames} of {of} frames"),
             Advice::StorageInstancing { draws, .. } => {
                 format!("instance {draws} draws from a storage array")
             }
@@ -141,20 +156,30 @@ impl std::fmt::Display for Advice {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         let ms = |d: &Duration| d.as_secs_f64() * 1e3;
         match self {
-            Advice::RecordBundle {
-                draws,
+            Advice::PassNotBundled {
+                pass,
+                index,
+                reason,
+                latest,
                 frames,
-                encode_per_draw,
-                estimated_saving,
-            } => write!(
-                f,
-                "record a bundle: {draws} draws were recorded the same way in each of the last \
-                 {frames} frames; recorded once with gpu.bundle and replayed with pass.execute \
-                 they would save up to {:.3} ms of encode per frame ({:.2} µs per draw); values \
-                 set on bundled draws stay live",
-                ms(estimated_saving),
-                encode_per_draw.as_secs_f64() * 1e6
-            ),
+                direct,
+                of,
+                draws,
+            } => {
+                write!(
+                    f,
+                    "pass {pass} (#{index}) is not auto-bundled: {reason} in {frames} of {of} \
+                     frames"
+                )?;
+                if latest.to_string() != *reason {
+                    write!(f, " (latest: {latest})")?;
+                }
+                write!(
+                    f,
+                    "; recorded directly in {direct} frames, {draws} draws per frame; {}",
+                    remedy(latest)
+                )
+            }
             Advice::StorageInstancing {
                 draws, pipelines, ..
             } => write!(
@@ -259,6 +284,15 @@ impl std::fmt::Display for AdvisorReport {
     }
 }
 
+/// What a frame's draws bind as they were last recorded directly: the draws, pipeline switches
+/// and bind-group changes (a replayed pass issues neither; its draws keep the shape they had).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Shape {
+    draws: u64,
+    pipelines: u64,
+    group_sets: u64,
+}
+
 /// One frame as the advisor keeps it.
 #[derive(Clone, Debug)]
 struct Sample {
@@ -267,19 +301,46 @@ struct Sample {
     /// The longest pass: index into `Advisor::labels`, its time.
     longest_pass: Option<(usize, Duration)>,
     stats: StatsSnapshot,
+    /// The frame's draws (`draws`: recorded draw by draw, replayed from auto-bundles or not;
+    /// not those of the program's own bundles) with their pipeline switches and bind-group
+    /// changes; see [`Advisor::shape_of`].
+    shape: Shape,
     creator: Option<String>,
     /// `FrameReport::index`.
     index: u64,
     /// `FrameReport::pipelines_created_by` (empty and unallocated in most frames).
     pipelines_created_by: Vec<Label>,
+    /// `FrameReport::direct_passes` (at most [`PASSES_KEPT`]), in the buffer of the sample the
+    /// ring dropped.
+    direct_passes: Vec<DirectPass>,
 }
 
 impl Sample {
-    fn direct_draws(&self) -> u64 {
-        self.stats
-            .operations_recorded
-            .saturating_sub(self.stats.bundle_draws_replayed)
+    /// Draws the frame recorded draw by draw (replayed from auto-bundles or not).
+    fn draws(&self) -> u64 {
+        self.shape.draws
     }
+
+    /// Draws recorded directly: neither from the program's bundles nor from auto-bundles.
+    fn direct_draws(&self) -> u64 {
+        self.shape
+            .draws
+            .saturating_sub(self.stats.auto_bundle_draws)
+    }
+}
+
+/// Passes recorded directly a sample keeps per frame (the rest are not counted).
+const PASSES_KEPT: usize = 64;
+
+/// One pass over the window, for [`Advice::PassNotBundled`].
+#[derive(Debug)]
+struct PassTally<'a> {
+    pass: &'a DirectPass,
+    /// Frames recorded directly (not `Disabled`), and the frame's direct draws in each.
+    direct: usize,
+    draws: Vec<u64>,
+    /// Per reason kind (not `Warming`): frames, and the latest occurrence.
+    reasons: Vec<(&'static str, usize, &'a DirectReason)>,
 }
 
 /// A rolling window over the last frames' reports; [`report`](Self::report) gives the verdict
@@ -291,6 +352,8 @@ pub struct Advisor {
     samples: VecDeque<Sample>,
     /// Pass labels seen, interned (a pass measured again allocates nothing).
     labels: Vec<String>,
+    /// The shape of the last frame that replayed nothing from auto-bundles.
+    last_direct_shape: Option<Shape>,
 }
 
 impl Default for Advisor {
@@ -304,7 +367,8 @@ impl Advisor {
     pub const DEFAULT_FRAMES: usize = 120;
     /// Frames the advice looks at before it says anything.
     pub const MIN_FRAMES: usize = 8;
-    /// Draws recorded the same way per frame before a bundle is advised.
+    /// Draws recorded directly per frame (median over the frames a pass was recorded directly)
+    /// before [`Advice::PassNotBundled`] names the pass: fewer cost too little to matter.
     pub const BUNDLE_MIN_DRAWS: u64 = 32;
     /// Draws per pipeline (each binding its own value) before instancing is advised.
     pub const INSTANCING_MIN_DRAWS: u64 = 256;
@@ -322,14 +386,23 @@ impl Advisor {
             capacity,
             samples: VecDeque::with_capacity(capacity),
             labels: Vec::new(),
+            last_direct_shape: None,
         }
     }
 
     /// Adds a frame's report, dropping the oldest beyond the window.
     pub fn push(&mut self, report: &FrameReport) {
-        if self.samples.len() == self.capacity {
-            self.samples.pop_front();
-        }
+        // The dropped sample's buffer keeps the passes (no allocation once the ring is full).
+        let mut direct_passes = if self.samples.len() == self.capacity {
+            self.samples
+                .pop_front()
+                .map(|s| s.direct_passes)
+                .unwrap_or_default()
+        } else {
+            Vec::new()
+        };
+        direct_passes.clear();
+        direct_passes.extend(report.direct_passes.iter().take(PASSES_KEPT).cloned());
         let longest_pass = report.gpu_passes.as_ref().and_then(|passes| {
             let (label, time) = passes.iter().max_by_key(|(_, d)| *d)?;
             let id = match self.labels.iter().position(|l| l == label) {
@@ -341,15 +414,40 @@ impl Advisor {
             };
             Some((id, *time))
         });
+        let shape = self.shape_of(&report.stats);
         self.samples.push_back(Sample {
             encode: report.encode,
             gpu: report.gpu_total(),
             longest_pass,
             stats: report.stats,
+            shape,
             creator: report.bind_group_creator.clone(),
             index: report.index,
             pipelines_created_by: report.pipelines_created_by.clone(),
+            direct_passes,
         });
+    }
+
+    /// A frame's shape. Draws replayed from an auto-bundle issue no pipeline switch or
+    /// bind-group change of their own: a frame that replayed some, with as many draws as the
+    /// last frame that replayed none, has that frame's shape (a bundle replays the draws it was
+    /// recorded from); other frames have the switches and changes they issued.
+    fn shape_of(&mut self, stats: &StatsSnapshot) -> Shape {
+        let measured = Shape {
+            draws: stats
+                .operations_recorded
+                .saturating_sub(stats.bundle_draws_replayed),
+            pipelines: stats.set_pipeline_calls,
+            group_sets: stats.set_bind_group_calls,
+        };
+        if stats.auto_bundle_draws == 0 {
+            self.last_direct_shape = Some(measured);
+            return measured;
+        }
+        match self.last_direct_shape {
+            Some(last) if last.draws == measured.draws => last,
+            _ => measured,
+        }
     }
 
     /// Frames in the window.
@@ -360,6 +458,7 @@ impl Advisor {
     /// Forgets every frame (e.g. after the scene changed).
     pub fn clear(&mut self) {
         self.samples.clear();
+        self.last_direct_shape = None;
     }
 
     /// The verdict over the window and the advice that applies (none before [`Advisor::MIN_FRAMES`]).
@@ -374,7 +473,7 @@ impl Advisor {
             if verdict.bound == Bound::Gpu {
                 advice.extend(self.gpu_pass_dominates());
             } else {
-                advice.extend(self.record_bundle(encode));
+                advice.extend(self.passes_not_bundled());
                 advice.extend(self.storage_instancing());
             }
             advice.extend(self.bind_groups_in_steady_frames());
@@ -388,37 +487,80 @@ impl Advisor {
         }
     }
 
-    fn record_bundle(&self, encode: Duration) -> Option<Advice> {
-        // The newest frames, back to the first that differs (warm-up frames create pipelines
-        // and groups): that run must span Advisor::MIN_FRAMES.
-        let last = self.samples.back()?;
-        let same = |s: &&Sample| {
-            s.direct_draws() == last.direct_draws()
-                && s.stats.set_pipeline_calls == last.stats.set_pipeline_calls
-                && s.stats.set_bind_group_calls == last.stats.set_bind_group_calls
-                && s.stats.bind_groups_created == 0
-                && s.stats.pipelines_created == 0
-                && s.stats.pipeline_cache_lookups == 0
-        };
-        let frames = self.samples.iter().rev().take_while(same).count();
-        let draws = last.direct_draws();
-        if draws < Advisor::BUNDLE_MIN_DRAWS || frames < Advisor::MIN_FRAMES {
-            return None;
+    /// Per pass (label and place in the frame) recorded directly in the window: its frames and
+    /// reasons.
+    fn tally_passes(&self) -> Vec<PassTally<'_>> {
+        let mut tallies: Vec<PassTally<'_>> = Vec::new();
+        for s in &self.samples {
+            for p in &s.direct_passes {
+                if p.reason == DirectReason::Disabled {
+                    continue;
+                }
+                let i = match tallies
+                    .iter()
+                    .position(|t| t.pass.index == p.index && t.pass.label == p.label)
+                {
+                    Some(i) => i,
+                    None => {
+                        tallies.push(PassTally {
+                            pass: p,
+                            direct: 0,
+                            draws: Vec::new(),
+                            reasons: Vec::new(),
+                        });
+                        tallies.len() - 1
+                    }
+                };
+                let t = &mut tallies[i];
+                t.direct += 1;
+                t.draws.push(s.direct_draws());
+                if matches!(p.reason, DirectReason::Warming { .. }) {
+                    continue;
+                }
+                let kind = p.reason.kind();
+                match t.reasons.iter_mut().find(|(k, ..)| *k == kind) {
+                    Some(r) => *r = (kind, r.1 + 1, &p.reason),
+                    None => t.reasons.push((kind, 1, &p.reason)),
+                }
+            }
         }
-        let operations = median_u64(self.samples.iter().map(|s| s.stats.operations_recorded));
-        let encode_per_draw = encode / u32::try_from(operations.max(1)).unwrap_or(u32::MAX);
-        Some(Advice::RecordBundle {
-            draws,
-            frames,
-            encode_per_draw,
-            estimated_saving: encode_per_draw * u32::try_from(draws).unwrap_or(u32::MAX),
-        })
+        tallies
+    }
+
+    /// The passes recorded directly in most frames, with enough draws, each with its most
+    /// frequent reason (most frames first).
+    fn passes_not_bundled(&self) -> Vec<Advice> {
+        let of = self.samples.len();
+        let mut advice: Vec<Advice> = self
+            .tally_passes()
+            .into_iter()
+            .filter(|t| t.direct * 2 > of)
+            .filter_map(|t| {
+                let draws = median_u64(t.draws.iter().copied());
+                let &(reason, frames, latest) = t.reasons.iter().max_by_key(|(_, n, _)| *n)?;
+                (draws >= Advisor::BUNDLE_MIN_DRAWS).then(|| Advice::PassNotBundled {
+                    pass: t.pass.label.clone(),
+                    index: t.pass.index,
+                    reason,
+                    latest: latest.clone(),
+                    frames,
+                    direct: t.direct,
+                    of,
+                    draws,
+                })
+            })
+            .collect();
+        advice.sort_by_key(|a| match a {
+            Advice::PassNotBundled { frames, .. } => std::cmp::Reverse(*frames),
+            _ => std::cmp::Reverse(0),
+        });
+        advice
     }
 
     fn storage_instancing(&self) -> Option<Advice> {
-        let draws = median_u64(self.samples.iter().map(Sample::direct_draws));
-        let pipelines = median_u64(self.samples.iter().map(|s| s.stats.set_pipeline_calls));
-        let group_sets = median_u64(self.samples.iter().map(|s| s.stats.set_bind_group_calls));
+        let draws = median_u64(self.samples.iter().map(Sample::draws));
+        let pipelines = median_u64(self.samples.iter().map(|s| s.shape.pipelines));
+        let group_sets = median_u64(self.samples.iter().map(|s| s.shape.group_sets));
         let shared = pipelines > 0 && draws / pipelines >= Advisor::INSTANCING_MIN_DRAWS;
         // A bind-group change per draw: each draw binds a value of its own.
         let per_draw_values = group_sets.saturating_mul(10) >= draws.saturating_mul(9);
@@ -448,7 +590,7 @@ impl Advisor {
             .samples
             .iter()
             .zip(self.samples.iter().skip(1))
-            .filter(|(before, s)| s.direct_draws() == before.direct_draws())
+            .filter(|(before, s)| s.draws() == before.draws())
             .map(|(_, s)| s)
             .collect();
         let creating: Vec<&Sample> = steady
@@ -515,6 +657,56 @@ impl Advisor {
             gpu: median_duration(mine.iter().map(|(_, pass, _)| *pass)),
             frames: mine.len(),
         })
+    }
+}
+
+/// What to do about a pass recorded directly for `reason` (the end of
+/// [`Advice::PassNotBundled`]'s sentence).
+fn remedy(reason: &DirectReason) -> &'static str {
+    match reason {
+        DirectReason::DrawsAdded | DirectReason::DrawsRemoved => {
+            "draws that come and go (culling) change the pass's sequence: move them to a pass of \
+             their own and the steady draws are replayed"
+        }
+        DirectReason::DrawOrderChanged => {
+            "record the draws in the same order every frame (sort them by something that does \
+             not change per frame), or move the ones that move to a pass of their own"
+        }
+        DirectReason::PassStateChanged => {
+            "set explicit ranges, viewport, scissor, blend constant and stencil reference the \
+             same way every frame, or move what changes to a pass of their own"
+        }
+        DirectReason::DrawChanged { .. } => {
+            "the draw gets a binding with other content (another buffer, texture, view or block) \
+             or other counts: keep the resource and write into it"
+        }
+        DirectReason::ValueMoved { .. } => {
+            "the value is set again after an earlier pass of the frame bound it: set it before \
+             the frame's first pass, or give each pass a value of its own"
+        }
+        DirectReason::ResourcesChanged => {
+            "resources are destroyed while frames are recorded, and each destroy makes every \
+             bundle check again: keep them, or destroy them between scenes"
+        }
+        DirectReason::RawPass => {
+            "Pass::raw records commands vgpu does not see: move them to a pass of their own"
+        }
+        DirectReason::OcclusionQueries => {
+            "a pass with occlusion queries is recorded directly: keep the queried draws in a \
+             pass of their own"
+        }
+        DirectReason::UserBundle => {
+            "the pass replays a bundle of its own and records its other draws directly: put \
+             them in that bundle, or leave the bundling to vgpu"
+        }
+        DirectReason::Indirect => {
+            "indirect draws are recorded directly: move them to a pass of their own"
+        }
+        DirectReason::Inspector => "the binding inspector is on: turn it off to measure",
+        DirectReason::BundleFailed { .. } => {
+            "wgpu refused to record the bundle: a vgpu bug, please report it with the message"
+        }
+        DirectReason::Disabled | DirectReason::Warming { .. } => "",
     }
 }
 

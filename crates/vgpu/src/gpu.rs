@@ -182,9 +182,9 @@ impl Gpu {
 
     /// The frame advisor over this `Gpu`'s last frames (120 by default, see
     /// [`set_advisor_frames`](Self::set_advisor_frames)): whether they were CPU- or GPU-bound,
-    /// with the figures, and [`Advice`](crate::Advice) with its evidence (record a bundle,
-    /// instance from a storage array, skip unchanged sets, keep bindings stable, the pass that
-    /// dominates the GPU). Frames feed it as they are submitted; asking costs a sort of the
+    /// with the figures, and [`Advice`](crate::Advice) with its evidence (why a pass could not
+    /// be auto-bundled, instance from a storage array, skip unchanged sets, keep bindings
+    /// stable, the pass that dominates the GPU). Frames feed it as they are submitted; asking costs a sort of the
     /// window, so ask once a second, not per draw.
     pub fn advisor(&self) -> AdvisorReport {
         self.with_state(|st| st.advisor.report())

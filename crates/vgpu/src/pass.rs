@@ -81,7 +81,8 @@ impl<'p> Pass<'p> {
 
     /// The pass does something an auto-bundle cannot hold (see [`AutoPass::go_off`]).
     pub(crate) fn auto_off(&mut self, reason: crate::DirectReason) {
-        self.auto.go_off(reason, &mut *self.rpass, &mut self.bound);
+        self.auto
+            .go_off(reason, &self.held, &mut *self.rpass, &mut self.bound);
     }
 
     /// A pass-state command: compared with the sequence when replaying (issued with the
@@ -186,7 +187,7 @@ impl<'p> Pass<'p> {
                 // What the bundle binds for this draw, as the inspector logs a recorded one.
                 let mut sink = NullSink;
                 let mut rec = InspectRecorder::new(&mut sink, inspect);
-                replay_commands(&mut rec, self.auto.last_taken_commands());
+                replay_commands(&mut rec, self.auto.last_taken_commands(&self.held));
                 if rec.drawn {
                     self.held
                         .borrow_mut()
@@ -304,7 +305,7 @@ pub(crate) fn record_pass(
         (signature_id, inspect, auto)
     };
     let mut auto = auto;
-    auto.began_at_calls(held.calls());
+    auto.start(&held);
     let mut pass = Pass {
         gpu_id: gpu.id(),
         fast_gpu_id: match inspect {

@@ -18,6 +18,17 @@ pub const FRAMES: u32 = 60;
 pub const ANIMATED: u32 = 40;
 /// The last frames whose counters are summed and must be zero (all after `ANIMATED + 1`).
 pub const CHECKED: u32 = 10;
+/// Steady frames rendered after the first [`FRAMES`] with auto-bundles on, then as many with
+/// them off (`Gpu::set_auto_bundles(false)`): the page reports the draws replayed from
+/// auto-bundles and the median encode time of each mode.
+pub const TIMED: u32 = 30;
+/// Steady frames rendered after auto-bundles are turned on again, before the page reads back
+/// and screenshots: more than the frames a pass needs before its bundle replays, so the frames
+/// whose pixels are checked are replayed ones.
+pub const REWARM: u32 = 5;
+/// Draws of one frame (three passes of [`OBJECTS`]`.len()` draws): what a steady frame replays
+/// from its auto-bundles.
+pub const DRAWS_PER_FRAME: u64 = (CAMERAS.len() * OBJECTS.len()) as u64;
 /// Clear colour (0, 0, 0, 255 in 8-bit unorm).
 pub const CLEAR: [f64; 4] = [0.0, 0.0, 0.0, 1.0];
 
@@ -171,7 +182,8 @@ mod tests {
     use super::*;
 
     /// The page's checks, natively: the probes hold on a steady frame, and steady frames create
-    /// no bind group and upload no byte (skipped on the noop backend, which draws nothing).
+    /// no bind group, upload no byte and replay every draw from auto-bundles (the probes are
+    /// skipped on the noop backend, which draws nothing).
     #[test]
     fn probes_and_steady_counters_hold_natively() {
         let gpu = Gpu::from_env().expect("a Gpu (VGPU_BACKEND)");
@@ -184,6 +196,12 @@ mod tests {
         for r in &reports[(FRAMES - CHECKED) as usize..] {
             assert_eq!(r.stats.bind_groups_created, 0, "frame {}", r.index);
             assert_eq!(r.stats.bytes_uploaded, 0, "frame {}", r.index);
+            // The page's `checked.auto_bundle_draws`: steady, so replayed from auto-bundles.
+            assert_eq!(
+                r.stats.auto_bundle_draws, DRAWS_PER_FRAME,
+                "frame {}",
+                r.index
+            );
         }
         if gpu.is_noop() {
             return;
@@ -191,6 +209,66 @@ mod tests {
         let image = target.read_rgba8().unwrap();
         for (x, y, rgba) in PROBES {
             assert_eq!(image.pixel(x, y), Some(rgba), "pixel ({x}, {y})");
+        }
+    }
+
+    /// The page's auto-bundle phase, natively: after the first frames, steady frames replay
+    /// every draw from auto-bundles (no pass recorded directly); with auto-bundles off none
+    /// does, each pass saying why; turned on again, the passes replay after warming, and a
+    /// replayed frame shows the probes (skipped on noop, which draws nothing) with the steady
+    /// counters still 0.
+    #[test]
+    fn steady_frames_replay_from_auto_bundles_natively() {
+        let gpu = Gpu::from_env().expect("a Gpu (VGPU_BACKEND)");
+        let target = gpu.target(WIDTH, HEIGHT).unwrap();
+        let scene = Scene::new(&gpu).unwrap();
+        for frame in 0..FRAMES {
+            scene.frame(&gpu, &target, frame).unwrap();
+        }
+        let steady = FRAMES - 1;
+        for _ in 0..TIMED {
+            let r = scene.frame(&gpu, &target, steady).unwrap();
+            assert_eq!(
+                r.stats.auto_bundle_draws, DRAWS_PER_FRAME,
+                "frame {}",
+                r.index
+            );
+            assert!(r.direct_passes.is_empty(), "{:?}", r.direct_passes);
+            assert_eq!(r.stats.bind_groups_created, 0, "frame {}", r.index);
+            assert_eq!(r.stats.bytes_uploaded, 0, "frame {}", r.index);
+        }
+        gpu.set_auto_bundles(false);
+        for _ in 0..TIMED {
+            let r = scene.frame(&gpu, &target, steady).unwrap();
+            assert_eq!(r.stats.auto_bundle_draws, 0, "frame {}", r.index);
+            assert_eq!(r.direct_passes.len(), CAMERAS.len(), "frame {}", r.index);
+            for p in &r.direct_passes {
+                assert_eq!(p.reason, vgpu::DirectReason::Disabled, "{p}");
+            }
+        }
+        gpu.set_auto_bundles(true);
+        let mut last = None;
+        for _ in 0..REWARM {
+            last = Some(scene.frame(&gpu, &target, steady).unwrap());
+        }
+        let last = last.expect("REWARM > 0");
+        assert_eq!(
+            last.stats.auto_bundle_draws, DRAWS_PER_FRAME,
+            "{:?}",
+            last.direct_passes
+        );
+        assert_eq!(last.stats.bind_groups_created, 0);
+        assert_eq!(last.stats.bytes_uploaded, 0);
+        if gpu.is_noop() {
+            return;
+        }
+        let image = target.read_rgba8().unwrap();
+        for (x, y, rgba) in PROBES {
+            assert_eq!(
+                image.pixel(x, y),
+                Some(rgba),
+                "pixel ({x}, {y}) of a replayed frame"
+            );
         }
     }
 }

@@ -33,6 +33,7 @@ mod tier1_typed_values;
 mod tier2_api_draws;
 mod tier2_api_reads;
 mod tier2_api_surface;
+mod tier2_auto_bundles;
 mod tier2_by_example;
 mod tier2_constants;
 mod tier2_deferred;

@@ -1,6 +1,8 @@
 //! Tier 1 (noop device, then the `VGPU_BACKEND` device where it says so): the frame advisor
 //! (`Gpu::advisor`, `vgpu::Advisor`) gives each piece of advice when its evidence is there and
-//! not otherwise, and following the bundle advice lowers what a frame records.
+//! not otherwise: a steady pass is auto-bundled and gets no advice, a pass recorded directly in
+//! most frames is named with the most frequent reason, and following that advice lets the pass
+//! be replayed.
 //!
 //! Scenes are built through the public API; the counter-based advice is checked on real frames.
 //! GPU-bound frames cannot be made on demand (the noop device measures no GPU time), so the
@@ -11,8 +13,8 @@
 use std::time::Duration;
 
 use vgpu::{
-    Advice, Advisor, Bound, Draw, DrawDesc, FrameReport, Gpu, SharedUniforms, Target, Texture,
-    TextureDesc, Uniform, Verdict, value,
+    Advice, Advisor, Bound, DirectPass, DirectReason, Draw, DrawDesc, FrameReport, Gpu, PassDesc,
+    SharedUniforms, Target, Texture, TextureDesc, Uniform, Verdict, value,
 };
 
 const SHADER: &str = "
@@ -115,14 +117,29 @@ impl Scene {
             self.frame(self.draws.len());
         }
     }
+
+    /// One frame drawing every draw in a pass labeled "main", the order rotated by `by`.
+    fn frame_rotated(&self, by: usize) -> FrameReport {
+        let n = self.draws.len();
+        self.gpu
+            .frame(|f| {
+                f.pass(PassDesc::new(&self.target).label("main"), |p| {
+                    for i in 0..n {
+                        p.draw(&self.draws[(i + by) % n])?;
+                    }
+                    Ok(())
+                })
+            })
+            .unwrap()
+    }
 }
 
 fn has(advice: &[Advice], pick: fn(&Advice) -> bool) -> bool {
     advice.iter().any(pick)
 }
 
-fn is_bundle(a: &Advice) -> bool {
-    matches!(a, Advice::RecordBundle { .. })
+fn is_not_bundled(a: &Advice) -> bool {
+    matches!(a, Advice::PassNotBundled { .. })
 }
 fn is_instancing(a: &Advice) -> bool {
     matches!(a, Advice::StorageInstancing { .. })
@@ -174,102 +191,147 @@ fn a_frame_verdict_compares_cpu_recording_with_gpu_pass_time() {
 }
 
 #[test]
-fn a_static_scene_is_advised_to_record_a_bundle_after_enough_frames() {
+fn a_static_scene_is_auto_bundled_and_gets_no_advice() {
     let s = scene(Gpu::noop(), 64);
-    // The first frame creates the pipeline and the bind groups; the advice needs MIN_FRAMES
-    // frames recorded the same way after it.
-    s.frames(Advisor::MIN_FRAMES);
-    let early = s.gpu.advisor();
-    assert_eq!(early.frames, Advisor::MIN_FRAMES);
-    assert!(early.advice.is_empty(), "{early}");
-    s.frames(1);
+    // Two frames with the same draws record the bundle; the frames after replay it.
+    s.frames(Advisor::MIN_FRAMES + 1);
+    let last = s.frame(64);
+    assert_eq!(last.stats.operations_recorded, 64);
+    assert_eq!(last.stats.auto_bundle_draws, 64, "{:?}", last.stats);
+    assert_eq!(last.stats.set_bind_group_calls, 0, "{:?}", last.stats);
+    assert!(last.direct_passes.is_empty(), "{:?}", last.direct_passes);
     let report = s.gpu.advisor();
-    let bundle = report
-        .advice
-        .iter()
-        .find(|a| is_bundle(a))
-        .unwrap_or_else(|| {
-            panic!("{report}");
-        });
-    let Advice::RecordBundle {
-        draws,
-        frames,
-        encode_per_draw,
-        estimated_saving,
-    } = bundle
-    else {
-        unreachable!()
-    };
-    assert_eq!((*draws, *frames), (64, Advisor::MIN_FRAMES));
-    assert_eq!(*estimated_saving, *encode_per_draw * 64);
-    assert!(bundle.to_string().contains("64 draws"), "{bundle}");
-    // Nothing else applies: values are not re-set, no bind group is created, 64 draws are
-    // too few for instancing.
-    assert_eq!(report.advice.len(), 1, "{report}");
+    assert_eq!(report.frames, Advisor::MIN_FRAMES + 2);
+    // Recorded directly in the 2 warm-up frames only: nothing to say (values are not re-set,
+    // no bind group is created, 64 draws are too few for instancing).
+    assert!(report.advice.is_empty(), "{report}");
     assert!(
         report.top_line().starts_with("bound unknown"),
         "{}",
         report.top_line()
     );
+    // Auto-bundles turned off: recorded directly in every frame, as the program chose; the
+    // advisor does not report it.
+    let off = scene(Gpu::noop(), 64);
+    off.gpu.set_auto_bundles(false);
+    off.frames(11);
+    let frame = off.frame(64);
+    assert_eq!(frame.stats.auto_bundle_draws, 0);
+    assert_eq!(
+        frame.direct_passes.first().map(|p| &p.reason),
+        Some(&DirectReason::Disabled)
+    );
+    let report = off.gpu.advisor();
+    assert!(report.advice.is_empty(), "{report}");
 }
 
 #[test]
-fn following_the_bundle_advice_lowers_what_a_frame_records() {
+fn a_pass_whose_draw_order_changes_is_named_and_a_stable_order_is_replayed() {
     let s = scene(Gpu::noop(), 64);
-    s.frames(10);
-    assert!(has(&s.gpu.advisor().advice, is_bundle));
-    let before = s.frame(64).stats;
-    assert_eq!(before.operations_recorded, 64);
-    assert_eq!(before.bundle_draws_replayed, 0);
-    assert!(before.set_bind_group_calls >= 64, "{before:?}");
-
-    let bundle = s
-        .gpu
-        .bundle("static scene", s.target.signature(), |b| {
-            for d in &s.draws {
-                b.draw(d)?;
-            }
-            Ok(())
-        })
-        .unwrap();
+    for by in 0..12 {
+        let frame = s.frame_rotated(by);
+        assert_eq!(frame.stats.auto_bundle_draws, 0);
+        let expected = match by {
+            0 => DirectReason::Warming { frames: 2 },
+            _ => DirectReason::DrawOrderChanged,
+        };
+        assert_eq!(
+            frame.direct_passes,
+            vec![DirectPass {
+                label: "main".into(),
+                index: 0,
+                reason: expected
+            }]
+        );
+    }
+    let report = s.gpu.advisor();
+    let found = report.advice.iter().find(|a| is_not_bundled(a));
+    assert_eq!(
+        found,
+        Some(&Advice::PassNotBundled {
+            pass: "main".into(),
+            index: 0,
+            reason: "draw order changed",
+            latest: DirectReason::DrawOrderChanged,
+            frames: 11,
+            direct: 12,
+            of: 12,
+            draws: 64,
+        }),
+        "{report}"
+    );
+    let found = found.unwrap();
+    assert_eq!(
+        found.headline(),
+        "pass main: draw order changed in 11 of 12 frames"
+    );
+    assert_eq!(
+        report.top_line(),
+        "bound unknown (no GPU time measured); pass main: draw order changed in 11 of 12 frames"
+    );
+    let sentence = found.to_string();
+    assert!(sentence.contains("pass main (#0)"), "{sentence}");
+    assert!(sentence.contains("same order every frame"), "{sentence}");
+    // Following it: the same order every frame. The pass is replayed from its auto-bundle:
+    // the same 64 draws reach the GPU, none is recorded draw by draw.
     s.gpu.set_advisor_frames(Advisor::DEFAULT_FRAMES);
     for _ in 0..10 {
-        s.gpu
-            .frame(|f| f.pass(&s.target, |p| p.execute(&bundle)))
-            .unwrap();
+        s.frame_rotated(0);
     }
-    let after = s
-        .gpu
-        .frame(|f| f.pass(&s.target, |p| p.execute(&bundle)))
-        .unwrap()
-        .stats;
-    // The same 64 draws reach the GPU, none is recorded draw by draw any more.
-    assert_eq!(after.operations_recorded, 64);
-    assert_eq!(after.bundle_draws_replayed, 64);
-    assert_eq!(after.set_bind_group_calls, 0, "{after:?}");
-    assert_eq!(after.set_pipeline_calls, 0, "{after:?}");
+    let after = s.frame_rotated(0);
+    assert_eq!(after.stats.operations_recorded, 64);
+    assert_eq!(after.stats.auto_bundle_draws, 64);
+    assert_eq!(after.stats.set_bind_group_calls, 0, "{:?}", after.stats);
+    assert_eq!(after.stats.set_pipeline_calls, 0, "{:?}", after.stats);
+    assert!(after.direct_passes.is_empty(), "{:?}", after.direct_passes);
     let report = s.gpu.advisor();
-    assert!(!has(&report.advice, is_bundle), "{report}");
+    assert!(!has(&report.advice, is_not_bundled), "{report}");
 }
 
 #[test]
-fn draws_that_change_from_frame_to_frame_get_no_bundle_advice() {
-    let s = scene(Gpu::noop(), 65);
+fn draws_that_come_and_go_are_named_and_too_few_draws_are_not() {
+    // Culling: one draw fewer each frame.
+    let s = scene(Gpu::noop(), 64);
     for i in 0..12 {
-        s.frame(64 + i % 2);
+        s.frame(64 - i);
     }
     let report = s.gpu.advisor();
-    assert!(!has(&report.advice, is_bundle), "{report}");
-    // Too few draws: no advice either.
+    let found = report.advice.iter().find(|a| is_not_bundled(a));
+    assert_eq!(
+        found,
+        Some(&Advice::PassNotBundled {
+            pass: "pass".into(),
+            index: 0,
+            reason: "draws removed",
+            latest: DirectReason::DrawsRemoved,
+            frames: 11,
+            direct: 12,
+            of: 12,
+            // The median of 64, 63, ..., 53 draws.
+            draws: 59,
+        }),
+        "{report}"
+    );
+    assert!(found.unwrap().to_string().contains("come and go"));
+    // Too few draws to matter: the same reason, no advice.
     let small = scene(Gpu::noop(), Advisor::BUNDLE_MIN_DRAWS as usize - 1);
-    small.frames(12);
-    assert!(small.gpu.advisor().advice.is_empty());
+    for by in 0..12 {
+        assert_eq!(small.frame_rotated(by).direct_passes.len(), 1);
+    }
+    let report = small.gpu.advisor();
+    assert!(report.advice.is_empty(), "{report}");
 }
 
 #[test]
 fn many_draws_of_one_pipeline_with_their_own_values_are_advised_to_instance() {
     let s = scene(Gpu::noop(), 300);
-    s.frames(10);
+    s.frames(9);
+    // The frames after the first two are replayed from the pass's auto-bundle: they issue no
+    // pipeline switch or bind-group change, and their draws keep the shape they were
+    // recorded with.
+    let last = s.frame(300);
+    assert_eq!(last.stats.auto_bundle_draws, 300);
+    assert_eq!(last.stats.set_bind_group_calls, 0, "{:?}", last.stats);
     let report = s.gpu.advisor();
     let found = report.advice.iter().find(|a| is_instancing(a));
     assert_eq!(
@@ -388,7 +450,8 @@ fn bind_groups_created_in_steady_frames_name_the_draw_that_made_them() {
     assert!(!has(&report.advice, is_bind_groups), "{report}");
 }
 
-/// A report with the counters of a static frame of `draws` draws and the given times.
+/// A report with the counters of a frame of `draws` draws recorded directly and the given
+/// times.
 fn constructed(draws: u64, encode: Duration, passes: &[(&str, Duration)]) -> FrameReport {
     let mut report = FrameReport {
         encode,
@@ -401,16 +464,31 @@ fn constructed(draws: u64, encode: Duration, passes: &[(&str, Duration)]) -> Fra
     report
 }
 
+/// `report` with pass `label` (at `index`) recorded directly for `reason`.
+fn direct(mut report: FrameReport, label: &str, index: u32, reason: DirectReason) -> FrameReport {
+    report.direct_passes.push(DirectPass {
+        label: label.into(),
+        index,
+        reason,
+    });
+    report.stats.passes_recorded_directly += 1;
+    report
+}
+
 #[test]
 fn gpu_bound_frames_name_the_pass_that_dominates_and_get_no_draw_call_advice() {
     let ms = Duration::from_millis;
+    let frame = |encode| {
+        direct(
+            constructed(500, encode, &[("shadow", ms(6)), ("main", ms(2))]),
+            "main",
+            1,
+            DirectReason::DrawOrderChanged,
+        )
+    };
     let mut advisor = Advisor::new(30);
     for _ in 0..12 {
-        advisor.push(&constructed(
-            500,
-            ms(1),
-            &[("shadow", ms(6)), ("main", ms(2))],
-        ));
+        advisor.push(&frame(ms(1)));
     }
     let report = advisor.report();
     assert_eq!(report.verdict.bound, Bound::Gpu);
@@ -432,15 +510,11 @@ fn gpu_bound_frames_name_the_pass_that_dominates_and_get_no_draw_call_advice() {
     // The same frames, CPU-bound: the draw-call advice, no pass advice.
     let mut advisor = Advisor::new(30);
     for _ in 0..12 {
-        advisor.push(&constructed(
-            500,
-            ms(9),
-            &[("shadow", ms(6)), ("main", ms(2))],
-        ));
+        advisor.push(&frame(ms(9)));
     }
     let report = advisor.report();
     assert_eq!(report.verdict.bound, Bound::Cpu);
-    assert!(has(&report.advice, is_bundle), "{report}");
+    assert!(has(&report.advice, is_not_bundled), "{report}");
     assert!(has(&report.advice, is_instancing), "{report}");
     assert!(!has(&report.advice, is_gpu_pass), "{report}");
     // Balanced passes: no pass dominates.
@@ -452,24 +526,120 @@ fn gpu_bound_frames_name_the_pass_that_dominates_and_get_no_draw_call_advice() {
 }
 
 #[test]
+fn passes_not_bundled_are_counted_per_pass_and_named_by_their_most_frequent_reason() {
+    let ms = Duration::from_millis;
+    let mut advisor = Advisor::new(12);
+    for i in 0..12 {
+        let mut report = constructed(500, ms(9), &[("main", ms(1))]);
+        // "main" #0: a draw changed every 4th frame; in between the pass waits for its bundle
+        // (the hysteresis): recorded directly in every frame.
+        report = direct(
+            report,
+            "main",
+            0,
+            match i % 4 {
+                0 => DirectReason::DrawChanged {
+                    draw: format!("tree {i}").as_str().into(),
+                },
+                _ => DirectReason::Warming { frames: 8 },
+            },
+        );
+        // "ui" #1: auto-bundles off for it.
+        report = direct(report, "ui", 1, DirectReason::Disabled);
+        // "shadow" #2: draws added in 5 frames, replayed in the others: not most frames.
+        if i < 5 {
+            report = direct(report, "shadow", 2, DirectReason::DrawsAdded);
+        }
+        // "main" #3 (another pass of that label): the order in 7 frames, a value in 2.
+        match i {
+            0..7 => report = direct(report, "main", 3, DirectReason::DrawOrderChanged),
+            7..9 => {
+                let value = "camera".into();
+                report = direct(report, "main", 3, DirectReason::ValueMoved { value });
+            }
+            _ => {}
+        }
+        advisor.push(&report);
+    }
+    let report = advisor.report();
+    let found: Vec<&Advice> = report.advice.iter().filter(|a| is_not_bundled(a)).collect();
+    let tree = DirectReason::DrawChanged {
+        draw: "tree 8".into(),
+    };
+    assert_eq!(
+        found,
+        [
+            &Advice::PassNotBundled {
+                pass: "main".into(),
+                index: 3,
+                reason: "draw order changed",
+                latest: DirectReason::DrawOrderChanged,
+                frames: 7,
+                direct: 9,
+                of: 12,
+                draws: 500,
+            },
+            &Advice::PassNotBundled {
+                pass: "main".into(),
+                index: 0,
+                reason: "a draw changed",
+                latest: tree,
+                frames: 3,
+                direct: 12,
+                of: 12,
+                draws: 500,
+            },
+        ],
+        "{report}"
+    );
+    let sentence = found[1].to_string();
+    assert!(
+        sentence.starts_with(
+            "pass main (#0) is not auto-bundled: a draw changed in 3 of 12 frames (latest: \
+             draw \"tree 8\" changed); recorded directly in 12 frames, 500 draws per frame"
+        ),
+        "{sentence}"
+    );
+    assert!(sentence.contains("keep the resource"), "{sentence}");
+    assert_eq!(
+        found[1].headline(),
+        "pass main: a draw changed in 3 of 12 frames"
+    );
+}
+
+#[test]
 fn the_window_keeps_the_last_frames_only() {
     let ms = Duration::from_millis;
+    let frame = |reason| {
+        direct(
+            constructed(64, ms(9), &[("main", ms(1))]),
+            "main",
+            0,
+            reason,
+        )
+    };
     let mut advisor = Advisor::new(10);
     for _ in 0..10 {
-        advisor.push(&constructed(64, ms(9), &[("main", ms(1))]));
+        advisor.push(&frame(DirectReason::DrawOrderChanged));
     }
-    assert!(has(&advisor.report().advice, is_bundle));
-    // Ten frames of another shape push the old ones out: steady again, on the new count.
+    assert!(has(&advisor.report().advice, is_not_bundled));
+    // Ten frames of another reason push the old ones out.
     for _ in 0..10 {
-        advisor.push(&constructed(80, ms(9), &[("main", ms(1))]));
+        advisor.push(&frame(DirectReason::DrawsAdded));
     }
     let report = advisor.report();
     assert_eq!(report.frames, 10);
+    let found: Vec<&Advice> = report.advice.iter().filter(|a| is_not_bundled(a)).collect();
     assert!(
-        report
-            .advice
-            .iter()
-            .any(|a| matches!(a, Advice::RecordBundle { draws: 80, .. })),
+        matches!(
+            found.as_slice(),
+            [Advice::PassNotBundled {
+                reason: "draws added",
+                frames: 10,
+                of: 10,
+                ..
+            }]
+        ),
         "{report}"
     );
     advisor.clear();
@@ -485,7 +655,8 @@ fn the_advisor_works_on_the_env_device() {
     };
     let timestamps = gpu.has_timestamps();
     let s = scene(gpu, 64);
-    let reports: Vec<FrameReport> = (0..12).map(|_| s.frame(64)).collect();
+    // The draw order changes every frame: recorded directly in each.
+    let reports: Vec<FrameReport> = (0..12).map(|by| s.frame_rotated(by)).collect();
     let report = s.gpu.advisor();
     assert_eq!(report.frames, 12);
     if timestamps {
@@ -493,12 +664,12 @@ fn the_advisor_works_on_the_env_device() {
     }
     // The measured verdict depends on the machine: either side, the advice follows it.
     assert_eq!(
-        has(&report.advice, is_bundle),
+        has(&report.advice, is_not_bundled),
         report.verdict.bound != Bound::Gpu,
         "{report}"
     );
     // The device's frames with their times fixed CPU-bound (9 ms recording, 1 ms on the GPU):
-    // the bundle advice from the counters this device reported, whatever its speed.
+    // the advice from the counters and passes this device reported, whatever its speed.
     let mut advisor = Advisor::new(30);
     for device_report in &reports {
         advisor.push(&FrameReport {
@@ -510,11 +681,24 @@ fn the_advisor_works_on_the_env_device() {
     let fixed = advisor.report();
     assert_eq!(fixed.verdict.bound, Bound::Cpu, "{fixed}");
     assert!(
-        fixed
-            .advice
-            .iter()
-            .any(|a| matches!(a, Advice::RecordBundle { draws: 64, .. })),
+        fixed.advice.iter().any(|a| matches!(
+            a,
+            Advice::PassNotBundled {
+                reason: "draw order changed",
+                frames: 11,
+                draws: 64,
+                ..
+            }
+        )),
         "{fixed}"
     );
+    // The same order every frame: replayed from the pass's auto-bundle on this device too.
+    let steady: Vec<FrameReport> = (0..4).map(|_| s.frame_rotated(0)).collect();
+    assert_eq!(
+        steady[3].stats.auto_bundle_draws, 64,
+        "{:?}",
+        steady[3].stats
+    );
+    assert!(steady[3].direct_passes.is_empty());
     assert!(s.gpu.take_uncaptured_errors().is_empty());
 }

@@ -26,26 +26,55 @@ pub(crate) struct SharedState {
     cell: ReentrantMutex<Guarded>,
 }
 
-/// What the lock guards: the state, and the number of calls that borrowed it through
-/// [`SharedState::with`] and its kin (every call of user code into vgpu). A pass replaying an
-/// auto-bundle compares that number per draw, instead of borrowing the state: while it did not
-/// move, nothing was set, rebound or destroyed since the bundle was validated
-/// (`state/auto_bundle/pass.rs`).
+/// What the lock guards: the state, and the cursor of a pass replaying an auto-bundle
+/// (`state/auto_bundle/pass.rs`): the number of its draws matched so far, or [`NOT_REPLAYING`].
+/// Every call of user code into vgpu borrows the state through [`SharedState::with`] or its kin,
+/// which interrupt a replay (the cursor is kept in `interrupted_at`, the replay cursor set to
+/// [`NOT_REPLAYING`]): the pass's next draw then finds no entry at the cursor and checks again
+/// what moved. So a replayed draw costs a compare with the sequence, and no borrow of the state.
 pub(crate) struct Guarded {
     state: RefCell<State>,
-    calls: Cell<u64>,
+    replay: Cell<usize>,
+    interrupted_at: Cell<usize>,
 }
 
+/// The replay cursor of no pass replaying (no sequence has an entry there).
+pub(crate) const NOT_REPLAYING: usize = usize::MAX;
+
 impl Guarded {
-    /// The number of calls that borrowed the state so far.
+    /// The cursor of the pass replaying now ([`NOT_REPLAYING`] when none is, or a call into
+    /// vgpu interrupted it).
     #[inline(always)]
-    pub(crate) fn calls(&self) -> u64 {
-        self.calls.get()
+    pub(crate) fn replay_cursor(&self) -> usize {
+        self.replay.get()
     }
 
+    /// Moves the replay cursor (a pass begins or goes on replaying, or stops).
     #[inline(always)]
-    fn count_call(&self) {
-        self.calls.set(self.calls.get().wrapping_add(1));
+    pub(crate) fn set_replay_cursor(&self, cursor: usize) {
+        self.replay.set(cursor);
+        self.interrupted_at.set(NOT_REPLAYING);
+    }
+
+    /// Moves the replay cursor on by one matched entry (to `cursor`).
+    #[inline(always)]
+    pub(crate) fn advance_replay(&self, cursor: usize) {
+        self.replay.set(cursor);
+    }
+
+    /// The cursor of a replay a call into vgpu interrupted ([`NOT_REPLAYING`] if none was).
+    pub(crate) fn interrupted_at(&self) -> usize {
+        self.interrupted_at.get()
+    }
+
+    /// A call into vgpu: interrupts a replay (see the type's doc).
+    #[inline(always)]
+    pub(crate) fn count_call(&self) {
+        let cursor = self.replay.get();
+        if cursor != NOT_REPLAYING {
+            self.interrupted_at.set(cursor);
+            self.replay.set(NOT_REPLAYING);
+        }
     }
 }
 
@@ -67,7 +96,8 @@ impl SharedState {
             id,
             cell: ReentrantMutex::new(Guarded {
                 state: RefCell::new(state),
-                calls: Cell::new(0),
+                replay: Cell::new(NOT_REPLAYING),
+                interrupted_at: Cell::new(NOT_REPLAYING),
             }),
         }
     }

@@ -53,7 +53,7 @@ pub(crate) use command_sink::{
 pub(crate) use compute_info::{ComputeInfo, ComputePipelineKey, ConstantSet};
 pub(crate) use followers::TargetPart;
 pub(crate) use inspect::{InspectRecorder, PassInspect};
-pub(crate) use lock::{HeldState, SharedState};
+pub(crate) use lock::{HeldState, NOT_REPLAYING, SharedState};
 pub(crate) use mip_pipelines::{MipPath, MipPipeline, MipPipelineKind, MipPipelines, MipSource};
 pub(crate) use operation::{
     IndexBinding, OpKey, OperationKind, RenderInfo, RenderStateKey, VertexBinding,

@@ -40,11 +40,14 @@ pub(crate) struct AutoBundle {
     /// The draws it holds.
     ops: AHashSet<OpKey>,
     /// Per value bound: its stamp slot and the stamp last checked, and (same index) the owner
-    /// and the slot the bundle binds.
+    /// and the slot the bundle binds. Shared blocks first (`shared` of them): their stamps move
+    /// without the value clock.
     stamps: Vec<(u32, u64)>,
     owners: Vec<(OwnerKey, SlotRef)>,
-    /// The stamp clock and the structure clock when last validated.
+    shared: usize,
+    /// The stamp clock, value clock and structure clock when last validated.
     clock_at: u64,
+    value_at: u64,
     structure_at: u64,
     /// Draws in it.
     pub(crate) draws: u64,
@@ -185,7 +188,7 @@ impl State {
             .filter(|e| !e.is_state())
             .map(|e| e.key)
             .collect();
-        let (stamps, owners) = self.bundle_owners(&ops)?;
+        let (stamps, owners, shared) = self.bundle_owners(&ops)?;
         self.ctx.stats().auto_bundles_recorded.bump();
         Ok(AutoBundle {
             seq: seq.to_vec(),
@@ -197,32 +200,45 @@ impl State {
             ops,
             stamps,
             owners,
+            shared,
             clock_at: self.engine.stamp_clock(),
+            value_at: self.engine.value_clock(),
             structure_at: self.auto.journal.clock(),
             draws,
             replays: 0,
         })
     }
 
-    /// The values the draws `ops` bind: per value its stamp slot and stamp, and the slot it
-    /// resolves to now (the one the bundle binds).
+    /// The values the draws `ops` bind, shared blocks first: per value its stamp slot and
+    /// stamp, and the slot it resolves to now (the one the bundle binds); and the number of
+    /// shared blocks.
     #[expect(clippy::type_complexity, reason = "two parallel lists, returned once")]
     fn bundle_owners(
         &mut self,
         ops: &AHashSet<OpKey>,
-    ) -> Result<(Vec<(u32, u64)>, Vec<(OwnerKey, SlotRef)>), DirectReason> {
+    ) -> Result<(Vec<(u32, u64)>, Vec<(OwnerKey, SlotRef)>, usize), DirectReason> {
         let mut seen: AHashSet<OwnerKey> = AHashSet::default();
-        let mut keys = Vec::new();
+        let mut blocks = Vec::new();
+        let mut values = Vec::new();
         for &k in ops {
             let Some(op) = self.ops.get(k) else { continue };
             for c in &op.contents {
-                if let BindingContent::Value { owner, .. } | BindingContent::Block { owner, .. } = c
-                    && seen.insert(*owner)
-                {
-                    keys.push(*owner);
+                match c {
+                    // A block's owner is marked shared when it is created (`blocks.rs`), a
+                    // value's never is.
+                    BindingContent::Block { owner, .. } if seen.insert(*owner) => {
+                        blocks.push(*owner)
+                    }
+                    BindingContent::Value { owner, .. } if seen.insert(*owner) => {
+                        values.push(*owner)
+                    }
+                    _ => {}
                 }
             }
         }
+        let shared = blocks.len();
+        let mut keys = blocks;
+        keys.extend(values);
         let mut stamps = Vec::with_capacity(keys.len());
         let mut owners = Vec::with_capacity(keys.len());
         for owner in keys {
@@ -241,7 +257,7 @@ impl State {
             stamps.push((stamp_slot, stamp));
             owners.push((owner, slot));
         }
-        Ok((stamps, owners))
+        Ok((stamps, owners, shared))
     }
 
     /// Whether `bundle` may replay now: no draw it holds changed, no resource was destroyed, and
@@ -269,7 +285,12 @@ impl State {
         if self.engine.stamp_clock() == b.clock_at {
             return Ok(());
         }
-        for (i, (stamp_slot, stamp)) in b.stamps.iter_mut().enumerate() {
+        // Only shared blocks moved while the value clock did not (a camera set per pass).
+        let checked = match self.engine.value_clock() == b.value_at {
+            true => b.shared,
+            false => b.stamps.len(),
+        };
+        for (i, (stamp_slot, stamp)) in b.stamps.iter_mut().enumerate().take(checked) {
             let now = self.engine.stamps().get(*stamp_slot as usize).copied();
             if now == Some(*stamp) {
                 continue;
@@ -289,6 +310,7 @@ impl State {
                 .unwrap_or(0);
         }
         b.clock_at = self.engine.stamp_clock();
+        b.value_at = self.engine.value_clock();
         Ok(())
     }
 }

@@ -15,7 +15,7 @@ use super::sequence::{self, Call, SeqEntry};
 use super::{PassHistory, PassKey};
 use crate::auto_bundle::DirectReason;
 use crate::descriptors::TargetSignature;
-use crate::state::{HeldState, PassBindings, State};
+use crate::state::{BundleCmd, HeldState, NOT_REPLAYING, OpKey, PassBindings, State};
 
 /// What an [`AutoPass`] does with the pass's draws.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -46,11 +46,11 @@ pub(crate) struct AutoPass {
     /// This frame's sequence (Log).
     seq: Vec<SeqEntry>,
     calls: Vec<Call>,
-    /// Replay: the bundle's sequence (moved out of it for the pass), the entries matched, and
-    /// the count of calls into the state when it was last validated (`lock.rs`'s `Guarded`).
+    /// Replay: the bundle's sequence (moved out of it for the pass), and the entries matched
+    /// as of the last look at the lock's replay cursor (`lock.rs`'s `Guarded`, which counts them
+    /// on the hot path).
     expected: Vec<SeqEntry>,
     cursor: usize,
-    state_calls: u64,
     /// The clocks when the pass began (a bundle is recorded only if they did not move).
     began_at: (u64, u64),
     /// Why the pass is recorded directly (the first reason).
@@ -97,7 +97,6 @@ impl AutoPass {
                         calls: Vec::new(),
                         expected,
                         cursor: 0,
-                        state_calls: 0,
                         began_at,
                         reason: None,
                     };
@@ -122,7 +121,6 @@ impl AutoPass {
             calls,
             expected: Vec::new(),
             cursor: 0,
-            state_calls: 0,
             began_at,
             reason,
         }
@@ -142,32 +140,47 @@ impl AutoPass {
             calls: Vec::new(),
             expected: Vec::new(),
             cursor: 0,
-            state_calls: 0,
             began_at: (0, 0),
             reason: Some(reason),
         }
     }
 
-    /// Replay: whether `entry` is the next one of the sequence and nothing moved since the
-    /// bundle was validated (then it counts as recorded). Per draw: a compare of the entry and
-    /// of the count of calls into the state (no call since: nothing set, rebound or destroyed).
+    /// Replay: whether `entry` is the next one of the sequence (then it counts as recorded).
+    /// Per draw: the replay cursor (in the lock's guarded data, `lock.rs`'s `Guarded`: a call
+    /// into vgpu since the last draw moved it where no entry is), one compare of the entry, and
+    /// the cursor moved on. Nothing is issued and the state is not borrowed.
     #[inline(always)]
     pub(crate) fn expect(&mut self, entry: SeqEntry, held: &HeldState<'_>) -> bool {
-        let i = self.cursor;
+        let i = held.replay_cursor();
         match self.expected.get(i) {
-            Some(e) if *e == entry => {}
-            _ => return false,
+            Some(e) if *e == entry => {
+                held.advance_replay(i + 1);
+                true
+            }
+            _ => false,
         }
-        if held.calls() != self.state_calls {
+    }
+
+    /// Replay: brings `cursor` up to date from the lock's replay cursor (or where a call into
+    /// vgpu interrupted it: then `true`).
+    fn sync_cursor(&mut self, held: &HeldState<'_>) -> bool {
+        let c = held.replay_cursor();
+        if c != NOT_REPLAYING {
+            self.cursor = c;
             return false;
         }
-        self.cursor = i + 1;
-        true
+        let at = held.interrupted_at();
+        if at != NOT_REPLAYING {
+            self.cursor = at;
+            return true;
+        }
+        false
     }
 
     /// Replay: the commands the bundle recorded for the entry last taken (for the binding
     /// inspector).
-    pub(crate) fn last_taken_commands(&self) -> &[crate::state::BundleCmd] {
+    pub(crate) fn last_taken_commands(&mut self, held: &HeldState<'_>) -> &[BundleCmd] {
+        self.sync_cursor(held);
         match (
             self.cursor.checked_sub(1),
             self.history.as_ref().and_then(|h| h.bundle.as_ref()),
@@ -177,10 +190,13 @@ impl AutoPass {
         }
     }
 
-    /// Notes the count of calls into the state the pass began at (its bundle was validated
-    /// then).
-    pub(crate) fn began_at_calls(&mut self, calls: u64) {
-        self.state_calls = calls;
+    /// The pass begins: a replaying one starts its cursor.
+    pub(crate) fn start(&mut self, held: &HeldState<'_>) {
+        // A pass begun inside another's closure interrupts the outer one's replay.
+        held.count_call();
+        if self.mode == AutoMode::Replay {
+            held.set_replay_cursor(0);
+        }
     }
 
     /// Log: appends a draw (or command) just issued.
@@ -193,7 +209,7 @@ impl AutoPass {
 
     /// Log: appends a draw with explicit ranges, or a pass-state command (`draw`: its
     /// operation, or `None`), just issued.
-    pub(crate) fn log_call(&mut self, draw: Option<crate::state::OpKey>, call: Call) {
+    pub(crate) fn log_call(&mut self, draw: Option<OpKey>, call: Call) {
         if self.mode == AutoMode::Log {
             self.calls.push(call);
             self.seq.push(SeqEntry {
@@ -203,31 +219,39 @@ impl AutoPass {
         }
     }
 
+    /// Whether the bundle's entry `e` is `draw` (or a pass-state command: `None`) with `call`.
+    fn is_entry(&self, e: SeqEntry, draw: Option<OpKey>, call: Option<&Call>) -> bool {
+        let bundle = self.history.as_ref().and_then(|h| h.bundle.as_ref());
+        e.key == draw.unwrap_or_default()
+            && match (e.call_index(), call) {
+                (None, None) => true,
+                (Some(i), Some(c)) => bundle.and_then(|b| b.calls.get(i)) == Some(c),
+                _ => false,
+            }
+    }
+
     /// Replay: whether a draw with explicit ranges or a pass-state command is the next one (see
     /// [`expect`](Self::expect)), its call equal too.
     pub(crate) fn expect_call(
         &mut self,
-        draw: Option<crate::state::OpKey>,
+        draw: Option<OpKey>,
         call: &Call,
         held: &HeldState<'_>,
     ) -> bool {
-        let Some(e) = self.expected.get(self.cursor) else {
-            return false;
-        };
-        let same_call = self.history.as_ref().and_then(|h| h.bundle.as_ref()).is_some_and(|b| {
-            e.call_index().and_then(|i| b.calls.get(i)) == Some(call)
-        });
-        if !same_call || e.key != draw.unwrap_or_default() {
-            return false;
+        let i = held.replay_cursor();
+        match self.expected.get(i) {
+            Some(&e) if self.is_entry(e, draw, Some(call)) => {
+                held.advance_replay(i + 1);
+                true
+            }
+            _ => false,
         }
-        let entry = *e;
-        self.expect(entry, held)
     }
 
     /// Replay, after [`expect`](Self::expect) failed for `entry` (`call`: the call it names):
-    /// if the clocks moved and the entry is the expected one, validates the bundle again and
-    /// takes the entry (`true`); else issues the matched prefix directly into `rpass` and goes
-    /// on logging (`false`; the caller records the entry directly).
+    /// when a call into vgpu interrupted the replay and the entry is the expected one, validates
+    /// the bundle again and takes the entry (`true`); else issues the matched prefix directly
+    /// into `rpass` and goes on logging (`false`; the caller records the entry directly).
     #[cold]
     #[inline(never)]
     pub(crate) fn miss(
@@ -238,36 +262,26 @@ impl AutoPass {
         rpass: &mut wgpu::RenderPass<'static>,
         bound: &mut PassBindings,
     ) -> bool {
+        let interrupted = self.sync_cursor(held);
         let expected = self.expected.get(self.cursor).copied();
-        let bundle_call = |h: &Option<Box<PassHistory>>, i: usize| {
-            h.as_ref()
-                .and_then(|h| h.bundle.as_ref())
-                .and_then(|b| b.calls.get(i))
-                .cloned()
-        };
-        let same_entry = expected.is_some_and(|e| {
-            e.key == entry.key
-                && match (e.call_index(), call) {
-                    (None, None) => true,
-                    (Some(i), Some(c)) => bundle_call(&self.history, i).as_ref() == Some(c),
-                    _ => false,
+        let draw = (!entry.is_state()).then_some(entry.key);
+        let same_entry = expected.is_some_and(|e| self.is_entry(e, draw, call));
+        if same_entry && interrupted {
+            let validated = {
+                let mut st = held.borrow_mut();
+                match self.history.as_mut().and_then(|h| h.bundle.as_mut()) {
+                    Some(b) => st.validate_auto_bundle(b),
+                    None => Err(DirectReason::ResourcesChanged),
                 }
-        });
-        if same_entry {
-            let mut st = held.borrow_mut();
-            let validated = match self.history.as_mut().and_then(|h| h.bundle.as_mut()) {
-                Some(b) => st.validate_auto_bundle(b),
-                None => Err(DirectReason::ResourcesChanged),
             };
             match validated {
                 Ok(()) => {
-                    self.state_calls = held.calls();
                     self.cursor += 1;
+                    held.set_replay_cursor(self.cursor);
                     return true;
                 }
                 Err(reason) => {
-                    drop(st);
-                    self.leave_replay(reason, rpass, bound);
+                    self.leave_replay(reason, held, rpass, bound);
                     return false;
                 }
             }
@@ -277,7 +291,7 @@ impl AutoPass {
             Some(e) if e.key != entry.key => DirectReason::DrawOrderChanged,
             Some(_) => DirectReason::PassStateChanged,
         };
-        self.leave_replay(reason, rpass, bound);
+        self.leave_replay(reason, held, rpass, bound);
         false
     }
 
@@ -286,12 +300,15 @@ impl AutoPass {
     pub(crate) fn leave_replay(
         &mut self,
         reason: DirectReason,
+        held: &HeldState<'_>,
         rpass: &mut wgpu::RenderPass<'static>,
         bound: &mut PassBindings,
     ) {
         if self.mode != AutoMode::Replay {
             return;
         }
+        self.sync_cursor(held);
+        held.set_replay_cursor(NOT_REPLAYING);
         let Some(history) = self.history.as_mut() else {
             return;
         };
@@ -320,13 +337,14 @@ impl AutoPass {
     pub(crate) fn go_off(
         &mut self,
         reason: DirectReason,
+        held: &HeldState<'_>,
         rpass: &mut wgpu::RenderPass<'static>,
         bound: &mut PassBindings,
     ) {
         if self.mode == AutoMode::Off {
             return;
         }
-        self.leave_replay(reason.clone(), rpass, bound);
+        self.leave_replay(reason.clone(), held, rpass, bound);
         if let Some(h) = self.history.as_mut() {
             h.logged = false;
             h.steady = 0;
@@ -346,6 +364,9 @@ impl AutoPass {
         (sig, signature_id): (TargetSignature, u32),
     ) {
         if self.mode == AutoMode::Replay {
+            // Calls into vgpu after the last draw change nothing the draws matched saw.
+            self.sync_cursor(held);
+            held.set_replay_cursor(NOT_REPLAYING);
             if self.cursor == self.expected.len() {
                 if let Some(b) = self.history.as_mut().and_then(|h| h.bundle.as_mut()) {
                     b.seq = std::mem::take(&mut self.expected);
@@ -359,7 +380,9 @@ impl AutoPass {
                 }
                 return;
             }
-            self.leave_replay(DirectReason::DrawsRemoved, rpass, bound);
+            // The cursor is restored for `leave_replay` (it reads it from the lock).
+            held.set_replay_cursor(self.cursor);
+            self.leave_replay(DirectReason::DrawsRemoved, held, rpass, bound);
         }
         let mut st = held.borrow_mut();
         let Some(mut history) = self.history.take() else {
