@@ -310,9 +310,9 @@ struct Sample {
     index: u64,
     /// `FrameReport::pipelines_created_by` (empty and unallocated in most frames).
     pipelines_created_by: Vec<Label>,
-    /// `FrameReport::direct_passes` (at most [`PASSES_KEPT`]), in the buffer of the sample the
-    /// ring dropped.
-    direct_passes: Vec<DirectPass>,
+    /// How many of `FrameReport::direct_passes` (not `Disabled`; at most [`PASSES_KEPT`]) it
+    /// keeps in `Advisor::direct`.
+    direct_passes: usize,
 }
 
 impl Sample {
@@ -329,7 +329,7 @@ impl Sample {
     }
 }
 
-/// Passes recorded directly a sample keeps per frame (the rest are not counted).
+/// Passes recorded directly kept per frame (the rest are not counted).
 const PASSES_KEPT: usize = 64;
 
 /// One pass over the window, for [`Advice::PassNotBundled`].
@@ -354,6 +354,10 @@ pub struct Advisor {
     labels: Vec<String>,
     /// The shape of the last frame that replayed nothing from auto-bundles.
     last_direct_shape: Option<Shape>,
+    /// The passes the samples' frames recorded directly, oldest first, each sample's
+    /// `direct_passes` of them in turn: one ring for all (it grows to the window's size once,
+    /// no allocation per frame).
+    direct: VecDeque<DirectPass>,
 }
 
 impl Default for Advisor {
@@ -387,22 +391,27 @@ impl Advisor {
             samples: VecDeque::with_capacity(capacity),
             labels: Vec::new(),
             last_direct_shape: None,
+            direct: VecDeque::new(),
         }
     }
 
     /// Adds a frame's report, dropping the oldest beyond the window.
     pub fn push(&mut self, report: &FrameReport) {
-        // The dropped sample's buffer keeps the passes (no allocation once the ring is full).
-        let mut direct_passes = if self.samples.len() == self.capacity {
-            self.samples
-                .pop_front()
-                .map(|s| s.direct_passes)
-                .unwrap_or_default()
-        } else {
-            Vec::new()
-        };
-        direct_passes.clear();
-        direct_passes.extend(report.direct_passes.iter().take(PASSES_KEPT).cloned());
+        if self.samples.len() == self.capacity
+            && let Some(dropped) = self.samples.pop_front()
+        {
+            self.direct
+                .drain(..1.min(self.direct.len()));
+        }
+        // Passes turned off by the program (`Disabled`) are not reported: not kept.
+        let before = self.direct.len();
+        let kept = report
+            .direct_passes
+            .iter()
+            .filter(|p| p.reason != DirectReason::Disabled)
+            .take(PASSES_KEPT);
+        self.direct.extend(kept.cloned());
+        let direct_passes = self.direct.len() - before;
         let longest_pass = report.gpu_passes.as_ref().and_then(|passes| {
             let (label, time) = passes.iter().max_by_key(|(_, d)| *d)?;
             let id = match self.labels.iter().position(|l| l == label) {
@@ -459,6 +468,7 @@ impl Advisor {
     pub fn clear(&mut self) {
         self.samples.clear();
         self.last_direct_shape = None;
+        self.direct.clear();
     }
 
     /// The verdict over the window and the advice that applies (none before [`Advisor::MIN_FRAMES`]).
@@ -491,11 +501,13 @@ impl Advisor {
     /// reasons.
     fn tally_passes(&self) -> Vec<PassTally<'_>> {
         let mut tallies: Vec<PassTally<'_>> = Vec::new();
+        let mut at = 0;
         for s in &self.samples {
-            for p in &s.direct_passes {
-                if p.reason == DirectReason::Disabled {
-                    continue;
-                }
+            let passes = self
+                .direct
+                .range(at..(at + s.direct_passes).min(self.direct.len()));
+            at += s.direct_passes;
+            for p in passes {
                 let i = match tallies
                     .iter()
                     .position(|t| t.pass.index == p.index && t.pass.label == p.label)

@@ -19,6 +19,9 @@ pub struct Pass<'p> {
     /// `gpu_id` while the binding inspector is off, else [`GpuId::NONE`]: a draw whose id
     /// equals it takes the fast path with one compare (else `draw_checked` sorts it out).
     fast_gpu_id: GpuId,
+    /// `gpu_id` while the pass replays its auto-bundle (and the binding inspector is off),
+    /// else [`GpuId::NONE`]: a draw whose id equals it is compared with the bundle's sequence.
+    replay_gpu_id: GpuId,
     /// The state, held for the pass (borrowed once per recorded draw).
     pub(crate) held: HeldState<'p>,
     pub(crate) rpass: &'p mut wgpu::RenderPass<'static>,
@@ -48,18 +51,19 @@ impl<'p> Pass<'p> {
     /// is now, even if set again later in the frame.
     #[inline(always)]
     pub fn draw(&mut self, draw: &Draw) -> Result<()> {
+        // A steady pass (`replay_gpu_id` is this `Gpu`'s id while the pass replays its
+        // auto-bundle): the draw is compared with the bundle's sequence, not issued.
+        if draw.gpu_id == self.replay_gpu_id {
+            if self.auto.expect(SeqEntry::draw(draw.inner.key), &self.held) {
+                return Ok(());
+            }
+            return self.draw_after_miss(draw);
+        }
         // One compare for a draw of this `Gpu` while the binding inspector is off.
         if draw.gpu_id != self.fast_gpu_id {
             return self.draw_checked(draw, None);
         }
         let key = draw.inner.key;
-        // A steady pass: the draw is compared with its auto-bundle's sequence, not issued.
-        if self.auto.mode == AutoMode::Replay
-            && (self.auto.expect(SeqEntry::draw(key), &self.held)
-                || self.replay_miss(SeqEntry::draw(key), None))
-        {
-            return Ok(());
-        }
         if self
             .held
             .borrow_mut()
@@ -71,31 +75,60 @@ impl<'p> Pass<'p> {
         self.draw_full(draw)
     }
 
+    /// A replayed pass's draw that is not the next of its sequence, or after a call into vgpu:
+    /// taken after all once the bundle is validated again, else the pass records directly from
+    /// here ([`AutoPass::miss`]).
+    #[cold]
+    #[inline(never)]
+    fn draw_after_miss(&mut self, draw: &Draw) -> Result<()> {
+        if self.replay_miss(SeqEntry::draw(draw.inner.key), None) {
+            return Ok(());
+        }
+        self.draw(draw)
+    }
+
     /// [`AutoPass::miss`] with this pass's parts: `true` when the entry was taken after all.
     #[cold]
     #[inline(never)]
     fn replay_miss(&mut self, entry: SeqEntry, call: Option<&Call>) -> bool {
-        self.auto
-            .miss(entry, call, &self.held, &mut *self.rpass, &mut self.bound)
+        let taken = self
+            .auto
+            .miss(entry, call, &self.held, &mut *self.rpass, &mut self.bound);
+        self.sync_replay_id();
+        taken
+    }
+
+    /// Replay: takes the draw with explicit ranges or the pass-state command `call` as the
+    /// next entry of the sequence; `false` once the pass left its replay (record it directly).
+    fn take_call(&mut self, call: &Call) -> bool {
+        self.auto.mode == AutoMode::Replay
+            && (self.auto.expect_call(call, &self.held)
+                || self.replay_miss(SeqEntry::call(), Some(call)))
+    }
+
+    /// `replay_gpu_id` follows the auto-bundle side's mode.
+    fn sync_replay_id(&mut self) {
+        self.replay_gpu_id = match (self.auto.mode, &self.inspect) {
+            (AutoMode::Replay, None) => self.gpu_id,
+            _ => GpuId::NONE,
+        };
     }
 
     /// The pass does something an auto-bundle cannot hold (see [`AutoPass::go_off`]).
     pub(crate) fn auto_off(&mut self, reason: crate::DirectReason) {
         self.auto
             .go_off(reason, &self.held, &mut *self.rpass, &mut self.bound);
+        self.sync_replay_id();
     }
 
     /// A pass-state command: compared with the sequence when replaying (issued with the
     /// replay), else issued now and logged.
     fn pass_state(&mut self, call: Call) {
-        if self.auto.mode == AutoMode::Replay
-            && (self.auto.expect_call(None, &call, &self.held)
-                || self.replay_miss(SeqEntry::default_state(), Some(&call)))
-        {
+        if self.take_call(&call) {
             return;
         }
         call.issue(&mut *self.rpass);
-        self.auto.log_call(None, call);
+        self.auto.log_call(call);
     }
 
     /// The full path of [`draw`](Self::draw) (its first record into this signature, or after a
@@ -133,16 +166,11 @@ impl<'p> Pass<'p> {
             return self.draw_inspected(draw, range);
         }
         let key = draw.inner.key;
-        let call = range.map(|r| Call::Range(r.clone()));
-        if self.auto.mode == AutoMode::Replay {
-            let taken = match &call {
-                Some(c) => self.auto.expect_call(Some(key), c, &self.held),
-                None => self.auto.expect(SeqEntry::draw(key), &self.held),
-            };
-            let entry = SeqEntry { key, call: u32::from(call.is_some()) };
-            if taken || self.replay_miss(entry, call.as_ref()) {
-                return Ok(());
-            }
+        let call = range.map(|r| Call::Range(key, r.clone()));
+        if let Some(c) = &call
+            && self.take_call(c)
+        {
+            return Ok(());
         }
         self.held.borrow_mut().record_draw(
             key,
@@ -153,7 +181,7 @@ impl<'p> Pass<'p> {
             range.into(),
         )?;
         match call {
-            Some(c) => self.auto.log_call(Some(key), c),
+            Some(c) => self.auto.log_call(c),
             None => self.auto.log(SeqEntry::draw(key)),
         }
         Ok(())
@@ -169,15 +197,15 @@ impl<'p> Pass<'p> {
             return Ok(());
         };
         let key = draw.inner.key;
-        let call = range.map(|r| Call::Range(r.clone()));
+        let call = range.map(|r| Call::Range(key, r.clone()));
         if self.auto.mode == AutoMode::Replay {
             let taken = match &call {
-                Some(c) => self.auto.expect_call(Some(key), c, &self.held),
+                Some(c) => self.auto.expect_call(c, &self.held),
                 None => self.auto.expect(SeqEntry::draw(key), &self.held),
             };
-            let entry = SeqEntry {
-                key,
-                call: u32::from(call.is_some()),
+            let entry = match call {
+                Some(_) => SeqEntry::call(),
+                None => SeqEntry::draw(key),
             };
             if taken
                 || self
@@ -218,7 +246,7 @@ impl<'p> Pass<'p> {
         }
         drop(state);
         match call {
-            Some(c) => self.auto.log_call(Some(key), c),
+            Some(c) => self.auto.log_call(c),
             None => self.auto.log(SeqEntry::draw(key)),
         }
         Ok(())
@@ -320,7 +348,9 @@ pub(crate) fn record_pass(
         inspect,
         occlusion,
         auto,
+        replay_gpu_id: GpuId::NONE,
     };
+    pass.sync_replay_id();
     let result = record(&mut pass);
     let result = pass.end_occlusion_at_pass_end(result);
     // The auto-bundle is replayed (or the log compared) once the pass's draws are all known.

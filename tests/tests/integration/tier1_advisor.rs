@@ -620,10 +620,26 @@ fn the_window_keeps_the_last_frames_only() {
     };
     let mut advisor = Advisor::new(10);
     for _ in 0..10 {
-        advisor.push(&frame(DirectReason::DrawOrderChanged));
+        // Three passes recorded directly per frame (one turned off, not kept).
+        let report = frame(DirectReason::DrawOrderChanged);
+        let report = direct(report, "shadow", 1, DirectReason::DrawsAdded);
+        advisor.push(&direct(report, "ui", 2, DirectReason::Disabled));
     }
-    assert!(has(&advisor.report().advice, is_not_bundled));
-    // Ten frames of another reason push the old ones out.
+    let report = advisor.report();
+    assert_eq!(
+        report
+            .advice
+            .iter()
+            .filter(|a| is_not_bundled(a))
+            .map(Advice::headline)
+            .collect::<Vec<_>>(),
+        [
+            "pass main: draw order changed in 10 of 10 frames",
+            "pass shadow: draws added in 10 of 10 frames"
+        ],
+        "{report}"
+    );
+    // Ten frames of one pass and another reason push the old ones out.
     for _ in 0..10 {
         advisor.push(&frame(DirectReason::DrawsAdded));
     }

@@ -59,14 +59,19 @@ impl AutoBundle {
     /// Issues the first `upto` entries into `rpass` directly (the pass left the sequence there).
     pub(crate) fn materialize(&self, upto: usize, rpass: &mut wgpu::RenderPass<'static>) {
         let mut start = 0usize;
+        let mut calls = self.calls.iter();
         for (e, &end) in self.seq.iter().zip(&self.entry_ends).take(upto) {
             let end = end as usize;
-            if e.is_state() {
-                if let Some(c) = e.call_index().and_then(|i| self.calls.get(i)) {
-                    c.issue(rpass);
+            // A pass-state command is issued; a draw (with explicit ranges or not) replays the
+            // commands recorded for it.
+            let call = if e.is_call() { calls.next() } else { None };
+            match call {
+                Some(c) if !matches!(c, Call::Range(..)) => c.issue(rpass),
+                _ => {
+                    if let Some(cmds) = self.cmds.get(start..end) {
+                        replay_commands(rpass, cmds);
+                    }
                 }
-            } else if let Some(cmds) = self.cmds.get(start..end) {
-                replay_commands(rpass, cmds);
             }
             start = end;
         }
@@ -101,14 +106,6 @@ impl AutoBundle {
         self.cmds.get(start..end).unwrap_or_default()
     }
 
-    /// The number of calls the first `upto` entries name (they name them in order).
-    pub(crate) fn calls_before(&self, upto: usize) -> usize {
-        self.seq[..upto.min(self.seq.len())]
-            .iter()
-            .filter_map(SeqEntry::call_index)
-            .max()
-            .map_or(0, |i| i + 1)
-    }
 }
 
 impl State {
@@ -135,8 +132,11 @@ impl State {
         let mut segments = Vec::new();
         let mut segment_start = 0usize;
         let mut draws = 0u64;
+        let mut next_call = calls.iter().enumerate();
         for e in seq {
-            if e.is_state() {
+            let call = if e.is_call() { next_call.next() } else { None };
+            let state = call.filter(|(_, c)| !matches!(c, Call::Range(..)));
+            if let Some((call_index, _)) = state {
                 if cmds.len() > segment_start {
                     let b = encode_render_bundle(&self.ctx, label, sig, &cmds[segment_start..])
                         .map_err(failed)?;
@@ -146,13 +146,13 @@ impl State {
                 }
                 // A new segment binds everything again (a bundle starts with nothing bound).
                 bound.reset();
-                plan.push(Step::State(e.call_index().unwrap_or(0) as u32));
+                plan.push(Step::State(call_index as u32));
             } else {
                 draws += 1;
-                match e.call_index().and_then(|i| calls.get(i)) {
-                    Some(Call::Range(r)) => self
+                match call {
+                    Some((_, Call::Range(key, r))) => self
                         .record_draw(
-                            e.key,
+                            *key,
                             &mut cmds,
                             &mut bound,
                             sig,
@@ -161,9 +161,9 @@ impl State {
                         )
                         .map_err(failed)?,
                     _ => {
-                        if !self.record_fast(e.key, &mut cmds, &mut bound, signature_id) {
+                        if !self.record_fast(e.0, &mut cmds, &mut bound, signature_id) {
                             self.record_draw(
-                                e.key,
+                                e.0,
                                 &mut cmds,
                                 &mut bound,
                                 sig,
@@ -183,10 +183,15 @@ impl State {
             plan.push(Step::Bundle(segments.len() as u32));
             segments.push(b);
         }
+        let ranged = calls.iter().filter_map(|c| match c {
+            Call::Range(key, _) => Some(*key),
+            _ => None,
+        });
         let ops: AHashSet<OpKey> = seq
             .iter()
-            .filter(|e| !e.is_state())
-            .map(|e| e.key)
+            .filter(|e| !e.is_call())
+            .map(|e| e.0)
+            .chain(ranged)
             .collect();
         let (stamps, owners, shared) = self.bundle_owners(&ops)?;
         self.ctx.stats().auto_bundles_recorded.bump();
@@ -264,6 +269,16 @@ impl State {
     /// every value it binds whose stamp moved resolves to the slot the bundle binds (resolving
     /// it captures its bytes, as the draw's own record would).
     pub(crate) fn validate_auto_bundle(&mut self, b: &mut AutoBundle) -> Result<(), DirectReason> {
+        self.check_auto_bundle_structure(b)?;
+        self.check_auto_bundle_values(b)
+    }
+
+    /// The part of [`validate_auto_bundle`](Self::validate_auto_bundle) without side effects:
+    /// no draw the bundle holds changed, no resource was destroyed.
+    pub(crate) fn check_auto_bundle_structure(
+        &mut self,
+        b: &mut AutoBundle,
+    ) -> Result<(), DirectReason> {
         let structure = self.auto.journal.clock();
         if structure != b.structure_at {
             let Some(changes) = self.auto.journal.since(b.structure_at) else {
@@ -282,6 +297,11 @@ impl State {
             }
             b.structure_at = structure;
         }
+        Ok(())
+    }
+
+    /// The values part of [`validate_auto_bundle`](Self::validate_auto_bundle).
+    fn check_auto_bundle_values(&mut self, b: &mut AutoBundle) -> Result<(), DirectReason> {
         if self.engine.stamp_clock() == b.clock_at {
             return Ok(());
         }

@@ -15,7 +15,7 @@ use super::sequence::{self, Call, SeqEntry};
 use super::{PassHistory, PassKey};
 use crate::auto_bundle::DirectReason;
 use crate::descriptors::TargetSignature;
-use crate::state::{BundleCmd, HeldState, NOT_REPLAYING, OpKey, PassBindings, State};
+use crate::state::{BundleCmd, HeldState, NOT_REPLAYING, PassBindings, State};
 
 /// What an [`AutoPass`] does with the pass's draws.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -51,6 +51,8 @@ pub(crate) struct AutoPass {
     /// on the hot path).
     expected: Vec<SeqEntry>,
     cursor: usize,
+    /// Replay: the bundle's calls taken so far (call entries take them in order).
+    calls_taken: usize,
     /// The clocks when the pass began (a bundle is recorded only if they did not move).
     began_at: (u64, u64),
     /// Why the pass is recorded directly (the first reason).
@@ -84,7 +86,9 @@ impl AutoPass {
         let began_at = (st.engine.stamp_clock(), st.auto.journal.clock());
         let mut reason = None;
         if let Some(mut bundle) = history.bundle.take() {
-            match st.validate_auto_bundle(&mut bundle) {
+            // The values are checked at the pass's first draw (resolving them captures their
+            // bytes: a pass that draws nothing this frame uploads nothing for them).
+            match st.check_auto_bundle_structure(&mut bundle) {
                 Ok(()) => {
                     let expected = std::mem::take(&mut bundle.seq);
                     history.bundle = Some(bundle);
@@ -97,6 +101,7 @@ impl AutoPass {
                         calls: Vec::new(),
                         expected,
                         cursor: 0,
+                        calls_taken: 0,
                         began_at,
                         reason: None,
                     };
@@ -121,6 +126,7 @@ impl AutoPass {
             calls,
             expected: Vec::new(),
             cursor: 0,
+            calls_taken: 0,
             began_at,
             reason,
         }
@@ -140,6 +146,7 @@ impl AutoPass {
             calls: Vec::new(),
             expected: Vec::new(),
             cursor: 0,
+            calls_taken: 0,
             began_at: (0, 0),
             reason: Some(reason),
         }
@@ -190,12 +197,14 @@ impl AutoPass {
         }
     }
 
-    /// The pass begins: a replaying one starts its cursor.
+    /// The pass begins: a replaying one starts its cursor as if interrupted at its first
+    /// entry, so that the first draw validates the bundle's values (`miss`).
     pub(crate) fn start(&mut self, held: &HeldState<'_>) {
         // A pass begun inside another's closure interrupts the outer one's replay.
         held.count_call();
         if self.mode == AutoMode::Replay {
             held.set_replay_cursor(0);
+            held.count_call();
         }
     }
 
@@ -207,45 +216,31 @@ impl AutoPass {
         }
     }
 
-    /// Log: appends a draw with explicit ranges, or a pass-state command (`draw`: its
-    /// operation, or `None`), just issued.
-    pub(crate) fn log_call(&mut self, draw: Option<OpKey>, call: Call) {
+    /// Log: appends a draw with explicit ranges, or a pass-state command, just issued.
+    pub(crate) fn log_call(&mut self, call: Call) {
         if self.mode == AutoMode::Log {
             self.calls.push(call);
-            self.seq.push(SeqEntry {
-                key: draw.unwrap_or_default(),
-                call: self.calls.len() as u32,
-            });
+            self.seq.push(SeqEntry::call());
         }
     }
 
-    /// Whether the bundle's entry `e` is `draw` (or a pass-state command: `None`) with `call`.
-    fn is_entry(&self, e: SeqEntry, draw: Option<OpKey>, call: Option<&Call>) -> bool {
-        let bundle = self.history.as_ref().and_then(|h| h.bundle.as_ref());
-        e.key == draw.unwrap_or_default()
-            && match (e.call_index(), call) {
-                (None, None) => true,
-                (Some(i), Some(c)) => bundle.and_then(|b| b.calls.get(i)) == Some(c),
-                _ => false,
-            }
+    /// The bundle's call the next call entry stands for.
+    fn next_bundle_call(&self) -> Option<&Call> {
+        let b = self.history.as_ref()?.bundle.as_ref()?;
+        b.calls.get(self.calls_taken)
     }
 
-    /// Replay: whether a draw with explicit ranges or a pass-state command is the next one (see
-    /// [`expect`](Self::expect)), its call equal too.
-    pub(crate) fn expect_call(
-        &mut self,
-        draw: Option<OpKey>,
-        call: &Call,
-        held: &HeldState<'_>,
-    ) -> bool {
+    /// Replay: whether a draw with explicit ranges or a pass-state command is the next entry
+    /// (see [`expect`](Self::expect)), with an equal call.
+    pub(crate) fn expect_call(&mut self, call: &Call, held: &HeldState<'_>) -> bool {
         let i = held.replay_cursor();
-        match self.expected.get(i) {
-            Some(&e) if self.is_entry(e, draw, Some(call)) => {
-                held.advance_replay(i + 1);
-                true
-            }
-            _ => false,
+        let is_call = self.expected.get(i).is_some_and(SeqEntry::is_call);
+        if is_call && self.next_bundle_call() == Some(call) {
+            held.advance_replay(i + 1);
+            self.calls_taken += 1;
+            return true;
         }
+        false
     }
 
     /// Replay, after [`expect`](Self::expect) failed for `entry` (`call`: the call it names):
@@ -264,8 +259,8 @@ impl AutoPass {
     ) -> bool {
         let interrupted = self.sync_cursor(held);
         let expected = self.expected.get(self.cursor).copied();
-        let draw = (!entry.is_state()).then_some(entry.key);
-        let same_entry = expected.is_some_and(|e| self.is_entry(e, draw, call));
+        let same_entry = expected == Some(entry)
+            && (!entry.is_call() || call.is_some_and(|c| self.next_bundle_call() == Some(c)));
         if same_entry && interrupted {
             let validated = {
                 let mut st = held.borrow_mut();
@@ -277,6 +272,7 @@ impl AutoPass {
             match validated {
                 Ok(()) => {
                     self.cursor += 1;
+                    self.calls_taken += usize::from(entry.is_call());
                     held.set_replay_cursor(self.cursor);
                     return true;
                 }
@@ -288,7 +284,7 @@ impl AutoPass {
         }
         let reason = match expected {
             None => DirectReason::DrawsAdded,
-            Some(e) if e.key != entry.key => DirectReason::DrawOrderChanged,
+            Some(e) if e != entry => DirectReason::DrawOrderChanged,
             Some(_) => DirectReason::PassStateChanged,
         };
         self.leave_replay(reason, held, rpass, bound);
@@ -310,6 +306,8 @@ impl AutoPass {
         self.sync_cursor(held);
         held.set_replay_cursor(NOT_REPLAYING);
         let Some(history) = self.history.as_mut() else {
+            self.mode = AutoMode::Off;
+            self.reason.get_or_insert(reason);
             return;
         };
         let upto = self.cursor;
@@ -321,7 +319,7 @@ impl AutoPass {
             b.seq = std::mem::take(&mut self.expected);
             b.materialize(upto, rpass);
             seq.extend_from_slice(&b.seq[..upto.min(b.seq.len())]);
-            calls.extend_from_slice(&b.calls[..b.calls_before(upto).min(b.calls.len())]);
+            calls.extend_from_slice(&b.calls[..self.calls_taken.min(b.calls.len())]);
         }
         history.bundle_invalidated();
         // What the prefix bound is not tracked: the next draw binds everything again.
