@@ -401,7 +401,7 @@ impl Advisor {
             && let Some(dropped) = self.samples.pop_front()
         {
             self.direct
-                .drain(..1.min(self.direct.len()));
+                .drain(..dropped.direct_passes.min(self.direct.len()));
         }
         // Passes turned off by the program (`Disabled`) are not reported: not kept.
         let before = self.direct.len();

@@ -17,6 +17,8 @@
 
 use std::fmt;
 
+use smallvec::SmallVec;
+
 use vgpu_core::Label;
 
 /// Why a pass was recorded directly instead of replayed from its auto-bundle.
@@ -141,5 +143,32 @@ pub struct DirectPass {
 impl fmt::Display for DirectPass {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "pass {} (#{}): {}", self.label, self.index, self.reason)
+    }
+}
+
+/// The passes of a frame recorded directly ([`FrameReport::direct_passes`](crate::FrameReport)),
+/// in recording order: a slice of [`DirectPass`]es. The first four are kept inline, so a frame
+/// with few direct passes allocates nothing for its report.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct DirectPasses(SmallVec<[DirectPass; 4]>);
+
+impl DirectPasses {
+    pub(crate) fn push(&mut self, pass: DirectPass) {
+        self.0.push(pass);
+    }
+}
+
+impl std::ops::Deref for DirectPasses {
+    type Target = [DirectPass];
+    fn deref(&self) -> &[DirectPass] {
+        &self.0
+    }
+}
+
+impl<'a> IntoIterator for &'a DirectPasses {
+    type Item = &'a DirectPass;
+    type IntoIter = std::slice::Iter<'a, DirectPass>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.0.iter()
     }
 }

@@ -141,7 +141,7 @@ mod typed_ref;
 mod uniforms;
 
 pub use advisor::{Advice, Advisor, AdvisorReport};
-pub use auto_bundle::{DirectPass, DirectReason};
+pub use auto_bundle::{DirectPass, DirectPasses, DirectReason};
 pub use binding::Binding;
 pub use binding_arg::BindingArg;
 pub use buffer::{Buffer, BufferDesc};

@@ -44,8 +44,9 @@ pub struct FrameReport {
     pub pipelines_created_by: Vec<Label>,
     /// The render passes of this frame recorded directly rather than replayed from their
     /// auto-bundle, each with the first reason (empty, and allocated nothing, when every pass
-    /// was replayed). `stats.auto_bundle_draws` counts the draws replayed.
-    pub direct_passes: Vec<crate::DirectPass>,
+    /// was replayed; the first four kept inline). `stats.auto_bundle_draws` counts the draws
+    /// replayed.
+    pub direct_passes: crate::DirectPasses,
 }
 
 impl FrameReport {

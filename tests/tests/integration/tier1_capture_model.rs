@@ -41,7 +41,10 @@ use std::collections::{HashMap, HashSet};
 use proptest::prelude::*;
 use proptest::test_runner::{Config, FileFailurePersistence, RngSeed, TestCaseError, TestRunner};
 use vgpu::inspect::{BufferKey, EngineConfig, PageKey, RecordPath, RecordedBinding};
-use vgpu::{Draw, DrawDesc, DrawRange, Gpu, SharedUniforms, Target, TargetDesc, Uniform, value};
+use vgpu::{
+    DirectReason, Draw, DrawDesc, DrawRange, Gpu, SharedUniforms, Target, TargetDesc, Uniform,
+    value,
+};
 
 /// Cases when `PROPTEST_CASES` is unset, on the noop device (about 10 s of a debug build on
 /// one core) and on the `VGPU_BACKEND` device (tier 2).
@@ -159,10 +162,12 @@ enum Step {
     },
 }
 
-/// One pass: its target (0 or 1: two target signatures) and steps.
+/// One pass: its target (0 or 1: two target signatures), the sets made just before it begins
+/// (after the frame's earlier passes: a per-pass value), and its steps.
 #[derive(Clone, Debug)]
 struct PassScript {
     target: u8,
+    before: Vec<SetOp>,
     steps: Vec<Step>,
 }
 
@@ -202,6 +207,94 @@ enum Op {
     Cancel(Script),
     /// The last submitted frame's script again, three times (steady frames).
     Static,
+    /// The last submitted frame's script changed structurally, run three times: the first run
+    /// records directly, the second records the pass's auto-bundle again, the third replays.
+    Restructure(Restructure),
+    /// A user buffer made and destroyed (no draw binds it): every auto-bundle is checked again
+    /// from scratch (`DirectReason::ResourcesChanged`).
+    DestroyBuffer,
+}
+
+/// A structural change of a script (see [`Op::Restructure`]); `at` picks a place.
+#[derive(Clone, Copy, Debug)]
+enum Restructure {
+    /// Each pass's steps rotated by one (its draws reordered).
+    Reorder,
+    /// Every third draw step from `at` dropped (draws culled).
+    Cull { at: u8 },
+    /// A draw step added to one pass.
+    AddDraw { at: u8, draw: u8 },
+    /// One draw step dropped.
+    RemoveDraw { at: u8 },
+    /// The camera `block` set before each pass to another palette value (per-pass values).
+    PerPass { block: u8, mode: Mode },
+}
+
+impl Restructure {
+    /// `script` with the change.
+    fn apply(self, script: &Script) -> Script {
+        let mut s = script.clone();
+        let is_draw = |step: &Step| matches!(step, Step::Draw { .. });
+        match self {
+            Restructure::Reorder => {
+                for p in &mut s.passes {
+                    if !p.steps.is_empty() {
+                        p.steps.rotate_left(1);
+                    }
+                }
+            }
+            Restructure::Cull { at } => {
+                let mut n = usize::from(at);
+                for p in &mut s.passes {
+                    p.steps.retain(|step| {
+                        if !is_draw(step) {
+                            return true;
+                        }
+                        n += 1;
+                        n % 3 != 0
+                    });
+                }
+            }
+            Restructure::AddDraw { at, draw } => {
+                let pass = usize::from(at) % s.passes.len().max(1);
+                if let Some(p) = s.passes.get_mut(pass) {
+                    let i = usize::from(at) % (p.steps.len() + 1);
+                    p.steps.insert(
+                        i,
+                        Step::Draw {
+                            draw,
+                            ranged: false,
+                        },
+                    );
+                }
+            }
+            Restructure::RemoveDraw { at } => {
+                let draws: Vec<(usize, usize)> = s
+                    .passes
+                    .iter()
+                    .enumerate()
+                    .flat_map(|(p, pass)| {
+                        (0..pass.steps.len())
+                            .filter(move |&i| is_draw(&pass.steps[i]))
+                            .map(move |i| (p, i))
+                    })
+                    .collect();
+                if let Some(&(p, i)) = draws.get(usize::from(at) % draws.len().max(1)) {
+                    s.passes[p].steps.remove(i);
+                }
+            }
+            Restructure::PerPass { block, mode } => {
+                for (k, p) in s.passes.iter_mut().enumerate() {
+                    p.before = vec![SetOp::Camera {
+                        block,
+                        value: Some(k as u8),
+                        mode,
+                    }];
+                }
+            }
+        }
+        s
+    }
 }
 
 fn mode() -> impl Strategy<Value = Mode> {
@@ -247,8 +340,16 @@ fn step() -> impl Strategy<Value = Step> {
 }
 
 fn script() -> impl Strategy<Value = Script> {
-    let pass = (0..2u8, prop::collection::vec(step(), 0..7))
-        .prop_map(|(target, steps)| PassScript { target, steps });
+    let pass = (
+        0..2u8,
+        proptest::option::weighted(0.1, set_op()),
+        prop::collection::vec(step(), 0..7),
+    )
+        .prop_map(|(target, before, steps)| PassScript {
+            target,
+            before: before.into_iter().collect(),
+            steps,
+        });
     (
         prop::collection::vec(set_op(), 0..3),
         prop::collection::vec(pass, 1..=3),
@@ -268,6 +369,18 @@ fn op() -> impl Strategy<Value = Op> {
         6 => script().prop_map(Op::Frame),
         1 => script().prop_map(Op::Cancel),
         2 => Just(Op::Static),
+        2 => restructure().prop_map(Op::Restructure),
+        1 => Just(Op::DestroyBuffer),
+    ]
+}
+
+fn restructure() -> impl Strategy<Value = Restructure> {
+    prop_oneof![
+        Just(Restructure::Reorder),
+        any::<u8>().prop_map(|at| Restructure::Cull { at }),
+        (any::<u8>(), any::<u8>()).prop_map(|(at, draw)| Restructure::AddDraw { at, draw }),
+        any::<u8>().prop_map(|at| Restructure::RemoveDraw { at }),
+        (any::<u8>(), mode()).prop_map(|(block, mode)| Restructure::PerPass { block, mode }),
     ]
 }
 
@@ -376,6 +489,9 @@ struct Coverage {
     full: u64,
     /// Draws replayed from an auto-bundle.
     auto: u64,
+    /// Passes recorded directly because their auto-bundle no longer held (a draw added,
+    /// removed, reordered or changed, a value moved, a resource destroyed).
+    invalidated: u64,
     steady: u64,
     exact: u64,
 }
@@ -385,6 +501,7 @@ impl std::ops::AddAssign for Coverage {
         self.fast += o.fast;
         self.full += o.full;
         self.auto += o.auto;
+        self.invalidated += o.invalidated;
         self.steady += o.steady;
         self.exact += o.exact;
     }
@@ -719,6 +836,9 @@ impl World {
             self.set(*op).map_err(StepError::Model)?;
         }
         for pass in &script.passes {
+            for op in &pass.before {
+                self.set(*op).map_err(StepError::Model)?;
+            }
             if let Some(f) = self.frame.as_mut() {
                 f.in_passes = true;
             }
@@ -757,6 +877,11 @@ impl World {
             Err(StepError::Model(m)) => return fail(m),
         }
         let report = frame.submit().map_err(|e| format!("submit: {e}"))?;
+        self.coverage.invalidated += report
+            .direct_passes
+            .iter()
+            .filter(|p| !matches!(p.reason, DirectReason::Warming { .. }))
+            .count() as u64;
         let log = gpu.take_inspected();
         let record = FrameRecord {
             seen: open.seen,
@@ -836,6 +961,20 @@ impl World {
                         self.frame(targets, &script)?;
                     }
                 }
+            }
+            Op::Restructure(change) => {
+                if let Some(script) = self.last_script.as_ref().map(|s| change.apply(s)) {
+                    for _ in 0..3 {
+                        self.frame(targets, &script)?;
+                    }
+                }
+            }
+            Op::DestroyBuffer => {
+                let buffer = self
+                    .gpu
+                    .buffer_init("doomed", &[0; 16], wgpu::BufferUsages::UNIFORM)
+                    .map_err(gpu_err)?;
+                buffer.destroy();
             }
         }
         Ok(())
@@ -1219,8 +1358,9 @@ fn run_model(cases: u32, new_gpu: impl Fn() -> Gpu) -> Coverage {
     let c = coverage.get();
     eprintln!(
         "capture model: {cases} cases, VGPU_PROPTEST_SEED={seed:#x}; draws recorded: {} fast, \
-         {} full; frames whose counters were checked: {} steady, {} exact uploads",
-        c.fast, c.full, c.steady, c.exact
+         {} full, {} replayed from auto-bundles; passes whose auto-bundle was invalidated: {}; \
+         frames whose counters were checked: {} steady, {} exact uploads",
+        c.fast, c.full, c.auto, c.invalidated, c.steady, c.exact
     );
     c
 }
@@ -1229,8 +1369,12 @@ fn run_model(cases: u32, new_gpu: impl Fn() -> Gpu) -> Coverage {
 fn capture_model_random_operations_see_their_snapshots() {
     let c = run_model(cases(DEFAULT_CASES), Gpu::noop);
     assert!(
-        c.fast > 0 && c.full > 0,
-        "both record paths must be exercised: {c:?}"
+        c.fast > 0 && c.full > 0 && c.auto > 0,
+        "the three record paths (fast, full, auto-bundle replay) must be exercised: {c:?}"
+    );
+    assert!(
+        c.invalidated > 0,
+        "structural changes must invalidate auto-bundles: {c:?}"
     );
     assert!(
         c.steady > 0 && c.exact > 0,
@@ -1248,12 +1392,19 @@ fn capture_model_on_the_env_device() {
     let c = run_model(cases(DEFAULT_DEVICE_CASES), || {
         Gpu::from_env().expect("the VGPU_BACKEND device")
     });
-    assert!(c.fast > 0 && c.full > 0, "both record paths: {c:?}");
+    assert!(
+        c.fast > 0 && c.full > 0 && c.auto > 0,
+        "the three record paths: {c:?}"
+    );
 }
 
 /// A pass of `steps` into the first target.
 fn pass(steps: Vec<Step>) -> PassScript {
-    PassScript { target: 0, steps }
+    PassScript {
+        target: 0,
+        before: Vec::new(),
+        steps,
+    }
 }
 
 /// A frame of `passes`, no sets before them.

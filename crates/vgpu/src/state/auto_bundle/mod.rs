@@ -21,7 +21,7 @@ pub(crate) use bundle::AutoBundle;
 pub(crate) use pass::{AutoMode, AutoPass, PassIdentity};
 pub(crate) use sequence::{Call, SeqEntry};
 
-use crate::auto_bundle::{DirectPass, DirectReason};
+use crate::auto_bundle::{DirectPass, DirectPasses, DirectReason};
 use crate::state::{OpKey, State};
 use vgpu_core::Label;
 
@@ -147,7 +147,7 @@ pub(crate) struct AutoBundles {
     histories: AHashMap<PassKey, Box<PassHistory>>,
     pub(crate) journal: Journal,
     /// This frame's passes recorded directly, for its report.
-    pub(crate) direct: Vec<DirectPass>,
+    pub(crate) direct: DirectPasses,
     /// The frame of the last sweep of idle histories.
     swept_at: u64,
 }
@@ -158,7 +158,7 @@ impl Default for AutoBundles {
             enabled: true,
             histories: AHashMap::default(),
             journal: Journal::default(),
-            direct: Vec::new(),
+            direct: DirectPasses::default(),
             swept_at: 0,
         }
     }
@@ -226,7 +226,7 @@ impl State {
     }
 
     /// The frame's passes recorded directly (for its report).
-    pub(crate) fn take_direct_passes(&mut self) -> Vec<DirectPass> {
+    pub(crate) fn take_direct_passes(&mut self) -> DirectPasses {
         std::mem::take(&mut self.auto.direct)
     }
 }

@@ -15,6 +15,7 @@ use super::sequence::{self, Call, SeqEntry};
 use super::{PassHistory, PassKey};
 use crate::auto_bundle::DirectReason;
 use crate::descriptors::TargetSignature;
+use vgpu_core::Label;
 use crate::state::{BundleCmd, HeldState, NOT_REPLAYING, PassBindings, State};
 
 /// What an [`AutoPass`] does with the pass's draws.
@@ -40,6 +41,8 @@ pub(crate) struct PassIdentity<'a> {
 #[derive(Debug)]
 pub(crate) struct AutoPass {
     pub(crate) mode: AutoMode,
+    /// An `Off` pass's label (others find it in their history).
+    label: Option<Label>,
     key: PassKey,
     index: u32,
     history: Option<Box<PassHistory>>,
@@ -67,7 +70,7 @@ impl AutoPass {
         signature_id: u32,
         inspecting: bool,
     ) -> AutoPass {
-        let off = |reason| AutoPass::off(id.index, reason);
+        let off = |reason| AutoPass::off(id.label, id.index, reason);
         if !st.auto.enabled || !id.allowed {
             return off(DirectReason::Disabled);
         }
@@ -94,6 +97,7 @@ impl AutoPass {
                     history.bundle = Some(bundle);
                     return AutoPass {
                         mode: AutoMode::Replay,
+                        label: None,
                         key,
                         index: id.index,
                         history: Some(history),
@@ -119,6 +123,7 @@ impl AutoPass {
         calls.clear();
         AutoPass {
             mode: AutoMode::Log,
+            label: None,
             key,
             index: id.index,
             history: Some(history),
@@ -132,8 +137,9 @@ impl AutoPass {
         }
     }
 
-    fn off(index: u32, reason: DirectReason) -> AutoPass {
+    fn off(label: &str, index: u32, reason: DirectReason) -> AutoPass {
         AutoPass {
+            label: Some(Label::new(label)),
             mode: AutoMode::Off,
             key: PassKey {
                 index,
@@ -385,7 +391,8 @@ impl AutoPass {
         let mut st = held.borrow_mut();
         let Some(mut history) = self.history.take() else {
             let reason = self.reason.take().unwrap_or(DirectReason::Disabled);
-            st.note_direct_pass(&vgpu_core::Label::new("pass"), self.index, reason);
+            let label = self.label.take().unwrap_or_default();
+            st.note_direct_pass(&label, self.index, reason);
             return;
         };
         if self.mode == AutoMode::Log {
