@@ -4,6 +4,7 @@
 use smallvec::SmallVec;
 use vgpu_core::Label;
 
+use crate::state::auto_bundle::SeqEntry;
 use crate::binding::Binding;
 use crate::binding_arg::BindingArg;
 use crate::buffer::Buffer;
@@ -171,6 +172,9 @@ impl Default for DrawDesc {
 pub struct Draw {
     /// Copy of `inner.gpu_id()`, so a pass checks it without following the state's `Arc`.
     pub(crate) gpu_id: GpuId,
+    /// Its operation as an auto-bundle's sequence holds it: a replayed draw is compared with
+    /// one load (`state/auto_bundle/sequence.rs`).
+    pub(crate) seq: SeqEntry,
     pub(crate) inner: OpHandle,
 }
 
@@ -299,6 +303,7 @@ impl Gpu {
         );
         Ok(Draw {
             gpu_id: self.id(),
+            seq: SeqEntry::draw(handle.key),
             inner: handle,
         })
     }

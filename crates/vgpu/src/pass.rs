@@ -54,7 +54,7 @@ impl<'p> Pass<'p> {
         // A steady pass (`replay_gpu_id` is this `Gpu`'s id while the pass replays its
         // auto-bundle): the draw is compared with the bundle's sequence, not issued.
         if draw.gpu_id == self.replay_gpu_id {
-            if self.auto.expect(SeqEntry::draw(draw.inner.key), &self.held) {
+            if self.auto.expect(draw.seq, &self.held) {
                 return Ok(());
             }
             return self.draw_after_miss(draw);

@@ -24,6 +24,17 @@
 //!   changed, one `write_buffer` per run of adjacent slots of a page, the run's bytes from its
 //!   first slot to the end of its last value; and creates no bind group, no buffer, no capture.
 //!
+//! **Auto-bundles** (issue 33) are on, as by default: a pass that repeats is replayed from the
+//! render bundle vgpu recorded for it, and the inspector logs its draws with what the bundle's
+//! commands bind (`RecordPath::AutoBundle`), which the checks above read like any other draw's.
+//! Besides the steady runs (`Op::Static`), the generator changes the last frame's script
+//! structurally and runs it three times (`Op::Restructure`: draws reordered, culled, added,
+//! removed; a camera set to another value before each pass), destroys a resource
+//! (`Op::DestroyBuffer`), and sets values before single passes (`PassScript::before`), so bundles
+//! are recorded, replayed and invalidated between them. The test asserts that draws were replayed
+//! and that bundles were invalidated. A target resized under a draw that samples it is not
+//! modelled (the model's shader samples no texture): `tier2_auto_bundles` covers it.
+//!
 //! Half the cases give the engine four slots per page and two retained slots (pages fill, swap,
 //! empty and go). The case count is `PROPTEST_CASES` (default [`DEFAULT_CASES`] on the noop
 //! device, [`DEFAULT_DEVICE_CASES`] on the `VGPU_BACKEND` device, where the page buffers read

@@ -77,6 +77,12 @@ impl AutoBundle {
         }
     }
 
+    /// Whether its values were checked at the current stamp clock `clock` (no stamp moved
+    /// since: nothing to resolve).
+    pub(crate) fn values_checked_at(&self, clock: u64) -> bool {
+        self.clock_at == clock
+    }
+
     /// Replays the whole sequence into `rpass`.
     pub(crate) fn replay(&mut self, rpass: &mut wgpu::RenderPass<'static>) {
         for step in &self.plan {
@@ -161,9 +167,9 @@ impl State {
                         )
                         .map_err(failed)?,
                     _ => {
-                        if !self.record_fast(e.0, &mut cmds, &mut bound, signature_id) {
+                        if !self.record_fast(e.key(), &mut cmds, &mut bound, signature_id) {
                             self.record_draw(
-                                e.0,
+                                e.key(),
                                 &mut cmds,
                                 &mut bound,
                                 sig,
@@ -190,7 +196,7 @@ impl State {
         let ops: AHashSet<OpKey> = seq
             .iter()
             .filter(|e| !e.is_call())
-            .map(|e| e.0)
+            .map(SeqEntry::key)
             .chain(ranged)
             .collect();
         let (stamps, owners, shared) = self.bundle_owners(&ops)?;

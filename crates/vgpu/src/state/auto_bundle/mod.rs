@@ -15,8 +15,6 @@ mod bundle;
 mod pass;
 mod sequence;
 
-use ahash::AHashMap;
-
 pub(crate) use bundle::AutoBundle;
 pub(crate) use pass::{AutoMode, AutoPass, PassIdentity};
 pub(crate) use sequence::{Call, SeqEntry};
@@ -92,6 +90,7 @@ impl Journal {
 /// What a pass recorded in earlier frames.
 #[derive(Debug)]
 pub(crate) struct PassHistory {
+    pub(crate) key: PassKey,
     pub(crate) label: Label,
     /// Last frame's sequence and the calls its entries name (`logged`: there was one).
     pub(crate) prev: Vec<SeqEntry>,
@@ -110,8 +109,9 @@ pub(crate) struct PassHistory {
 }
 
 impl PassHistory {
-    fn new(label: &str) -> Self {
+    fn new(key: PassKey, label: &str) -> Self {
         PassHistory {
+            key,
             label: Label::new(label),
             prev: Vec::new(),
             prev_calls: Vec::new(),
@@ -144,7 +144,9 @@ impl PassHistory {
 pub(crate) struct AutoBundles {
     /// Off for the whole `Gpu` (`GpuOptions::auto_bundles`, `Gpu::set_auto_bundles`).
     pub(crate) enabled: bool,
-    histories: AHashMap<PassKey, Box<PassHistory>>,
+    /// By the pass's place in its frame: the history of the pass last recorded there (a pass
+    /// of another signature or label there replaces it).
+    histories: Vec<Option<Box<PassHistory>>>,
     pub(crate) journal: Journal,
     /// This frame's passes recorded directly, for its report.
     pub(crate) direct: DirectPasses,
@@ -156,7 +158,7 @@ impl Default for AutoBundles {
     fn default() -> Self {
         AutoBundles {
             enabled: true,
-            histories: AHashMap::default(),
+            histories: Vec::new(),
             journal: Journal::default(),
             direct: DirectPasses::default(),
             swept_at: 0,
@@ -167,14 +169,19 @@ impl Default for AutoBundles {
 impl AutoBundles {
     /// Takes a pass's history out of the table for the pass (put back by `put_history`).
     pub(crate) fn take_history(&mut self, key: PassKey, label: &str) -> Box<PassHistory> {
-        match self.histories.remove(&key) {
-            Some(h) => h,
-            None => Box::new(PassHistory::new(label)),
+        let slot = self.histories.get_mut(key.index as usize).and_then(Option::take);
+        match slot {
+            Some(h) if h.key == key => h,
+            _ => Box::new(PassHistory::new(key, label)),
         }
     }
 
-    pub(crate) fn put_history(&mut self, key: PassKey, history: Box<PassHistory>) {
-        self.histories.insert(key, history);
+    pub(crate) fn put_history(&mut self, history: Box<PassHistory>) {
+        let i = history.key.index as usize;
+        if self.histories.len() <= i {
+            self.histories.resize_with(i + 1, || None);
+        }
+        self.histories[i] = Some(history);
     }
 
     /// Drops the histories (and bundles) of passes not recorded for a while.
@@ -183,8 +190,14 @@ impl AutoBundles {
             return;
         }
         self.swept_at = frame;
-        self.histories
-            .retain(|_, h| h.last_frame + HISTORY_IDLE_FRAMES > frame);
+        for slot in &mut self.histories {
+            if slot
+                .as_ref()
+                .is_some_and(|h| h.last_frame + HISTORY_IDLE_FRAMES <= frame)
+            {
+                *slot = None;
+            }
+        }
     }
 
     /// Forgets every bundle (auto-bundles turned off).

@@ -43,7 +43,6 @@ pub(crate) struct AutoPass {
     pub(crate) mode: AutoMode,
     /// An `Off` pass's label (others find it in their history).
     label: Option<Label>,
-    key: PassKey,
     index: u32,
     history: Option<Box<PassHistory>>,
     /// This frame's sequence (Log).
@@ -56,6 +55,8 @@ pub(crate) struct AutoPass {
     cursor: usize,
     /// Replay: the bundle's calls taken so far (call entries take them in order).
     calls_taken: usize,
+    /// Replay: the bundle's values must be checked at the first draw (a stamp moved since).
+    check_values: bool,
     /// The clocks when the pass began (a bundle is recorded only if they did not move).
     began_at: (u64, u64),
     /// Why the pass is recorded directly (the first reason).
@@ -93,12 +94,12 @@ impl AutoPass {
             // bytes: a pass that draws nothing this frame uploads nothing for them).
             match st.check_auto_bundle_structure(&mut bundle) {
                 Ok(()) => {
+                    let values_checked = bundle.values_checked_at(st.engine.stamp_clock());
                     let expected = std::mem::take(&mut bundle.seq);
                     history.bundle = Some(bundle);
                     return AutoPass {
                         mode: AutoMode::Replay,
                         label: None,
-                        key,
                         index: id.index,
                         history: Some(history),
                         seq: Vec::new(),
@@ -106,6 +107,7 @@ impl AutoPass {
                         expected,
                         cursor: 0,
                         calls_taken: 0,
+                        check_values: !values_checked,
                         began_at,
                         reason: None,
                     };
@@ -124,7 +126,6 @@ impl AutoPass {
         AutoPass {
             mode: AutoMode::Log,
             label: None,
-            key,
             index: id.index,
             history: Some(history),
             seq,
@@ -132,6 +133,7 @@ impl AutoPass {
             expected: Vec::new(),
             cursor: 0,
             calls_taken: 0,
+            check_values: false,
             began_at,
             reason,
         }
@@ -141,11 +143,6 @@ impl AutoPass {
         AutoPass {
             label: Some(Label::new(label)),
             mode: AutoMode::Off,
-            key: PassKey {
-                index,
-                signature_id: 0,
-                label_hash: 0,
-            },
             index,
             history: None,
             seq: Vec::new(),
@@ -153,6 +150,7 @@ impl AutoPass {
             expected: Vec::new(),
             cursor: 0,
             calls_taken: 0,
+            check_values: false,
             began_at: (0, 0),
             reason: Some(reason),
         }
@@ -203,14 +201,17 @@ impl AutoPass {
         }
     }
 
-    /// The pass begins: a replaying one starts its cursor as if interrupted at its first
-    /// entry, so that the first draw validates the bundle's values (`miss`).
+    /// The pass begins: a replaying one starts its cursor; as if interrupted at its first
+    /// entry when a stamp moved since its values were checked, so that the first draw checks
+    /// them (`miss`: a pass that draws nothing resolves nothing).
     pub(crate) fn start(&mut self, held: &HeldState<'_>) {
         // A pass begun inside another's closure interrupts the outer one's replay.
         held.count_call();
         if self.mode == AutoMode::Replay {
             held.set_replay_cursor(0);
-            held.count_call();
+            if self.check_values {
+                held.count_call();
+            }
         }
     }
 
@@ -380,7 +381,7 @@ impl AutoPass {
                 }
                 bound.reset();
                 if let Some(h) = self.history.take() {
-                    held.borrow_mut().auto.put_history(self.key, h);
+                    held.borrow_mut().auto.put_history(h);
                 }
                 return;
             }
@@ -402,7 +403,7 @@ impl AutoPass {
             frames: history.required,
         });
         st.note_direct_pass(&history.label.clone(), self.index, reason);
-        st.auto.put_history(self.key, history);
+        st.auto.put_history(history);
     }
 
     /// Log's end: compares with last frame's sequence, counts steady frames, records a bundle

@@ -9,26 +9,34 @@ use crate::state::OpKey;
 /// One draw with its own counts (its operation's key), or a [`Call`]: a draw with explicit
 /// ranges or a pass-state command (the null key; the calls are taken in order). Eight bytes: a
 /// replayed draw is one compare.
+/// Kept as the key's 64 bits (`KeyData::as_ffi`; a `Draw` keeps its own, so that the compare
+/// is one load).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) struct SeqEntry(pub(crate) OpKey);
+pub(crate) struct SeqEntry(u64);
 
 impl SeqEntry {
     /// A draw with its own counts.
     #[inline(always)]
     pub(crate) fn draw(key: OpKey) -> Self {
-        SeqEntry(key)
+        SeqEntry(slotmap::Key::data(&key).as_ffi())
     }
 
     /// A call (the next of the sequence's calls).
     #[inline]
     pub(crate) fn call() -> Self {
-        SeqEntry(OpKey::default())
+        SeqEntry::draw(OpKey::default())
     }
 
     /// Whether it stands for a call (not a draw with its own counts).
     #[inline]
     pub(crate) fn is_call(&self) -> bool {
-        slotmap::Key::is_null(&self.0)
+        *self == SeqEntry::call()
+    }
+
+    /// The draw's operation (the null key for a call).
+    #[inline]
+    pub(crate) fn key(&self) -> OpKey {
+        OpKey::from(slotmap::KeyData::from_ffi(self.0))
     }
 }
 
