@@ -147,10 +147,10 @@ impl fmt::Display for DirectPass {
 }
 
 /// The passes of a frame recorded directly ([`FrameReport::direct_passes`](crate::FrameReport)),
-/// in recording order: a slice of [`DirectPass`]es. The first four are kept inline, so a frame
+/// in recording order: a slice of [`DirectPass`]es. The first two are kept inline, so a frame
 /// with few direct passes allocates nothing for its report.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct DirectPasses(SmallVec<[DirectPass; 4]>);
+pub struct DirectPasses(SmallVec<[DirectPass; 2]>);
 
 impl DirectPasses {
     pub(crate) fn push(&mut self, pass: DirectPass) {

@@ -44,7 +44,7 @@ pub struct FrameReport {
     pub pipelines_created_by: Vec<Label>,
     /// The render passes of this frame recorded directly rather than replayed from their
     /// auto-bundle, each with the first reason (empty, and allocated nothing, when every pass
-    /// was replayed; the first four kept inline). `stats.auto_bundle_draws` counts the draws
+    /// was replayed; the first two kept inline). `stats.auto_bundle_draws` counts the draws
     /// replayed.
     pub direct_passes: crate::DirectPasses,
 }

@@ -263,20 +263,22 @@ fn a_value_changed_in_place_is_replayed_with_its_new_bytes() {
     });
 }
 
-/// b. The draw order changed: of two overlapping draws, the other one is on top.
+/// b. The draw order changed: of two overlapping draws after a first one, the other one is on
+/// top (the first draw still matches: the difference is found at the second).
 #[test]
 fn b_draw_order_changed_records_directly_in_the_new_order() {
     each_gpu(|gpu: &Gpu| {
         let target = target(gpu, "order");
-        let under = quad_draw(gpu, "full", FULL, RED);
-        let over = quad_draw(gpu, "left", LEFT, BLUE);
-        let before = || draw_frame(gpu, &target, &[&under, &over]);
-        warm_up(&before, 2, &|what| halves(gpu, &target, BLUE, RED, what));
-        let after = || draw_frame(gpu, &target, &[&over, &under]);
+        let base = quad_draw(gpu, "base", FULL, GRAY);
+        let red = quad_draw(gpu, "red", LEFT, RED);
+        let blue = quad_draw(gpu, "blue", LEFT, BLUE);
+        let before = || draw_frame(gpu, &target, &[&base, &red, &blue]);
+        warm_up(&before, 3, &|what| halves(gpu, &target, BLUE, GRAY, what));
+        let after = || draw_frame(gpu, &target, &[&base, &blue, &red]);
         let changed = after();
-        halves(gpu, &target, RED, RED, "reordered: the full quad on top");
+        halves(gpu, &target, RED, GRAY, "reordered: red on top");
         direct(&changed, 0, &DirectReason::DrawOrderChanged, "reordered");
-        steady_again(&after, 2, &|what| halves(gpu, &target, RED, RED, what));
+        steady_again(&after, 3, &|what| halves(gpu, &target, RED, GRAY, what));
     });
 }
 

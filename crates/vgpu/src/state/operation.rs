@@ -460,6 +460,8 @@ impl State {
             }
             // Its vertex and index buffers are dropped outside the borrow.
             self.deferred.push(Released::Operation(Box::new(op)));
+            // A bundle holding it no longer replays (its key is never drawn again).
+            self.note_op_changed(key);
         }
     }
 

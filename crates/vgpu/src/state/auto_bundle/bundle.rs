@@ -77,10 +77,10 @@ impl AutoBundle {
         }
     }
 
-    /// Whether its values were checked at the current stamp clock `clock` (no stamp moved
-    /// since: nothing to resolve).
-    pub(crate) fn values_checked_at(&self, clock: u64) -> bool {
-        self.clock_at == clock
+    /// Whether only shared blocks' stamps can have moved since its values were checked (the
+    /// value clock reads `value_clock` as it did then).
+    pub(crate) fn only_blocks_moved(&self, value_clock: u64) -> bool {
+        self.value_at == value_clock
     }
 
     /// Replays the whole sequence into `rpass`.
@@ -307,7 +307,10 @@ impl State {
     }
 
     /// The values part of [`validate_auto_bundle`](Self::validate_auto_bundle).
-    fn check_auto_bundle_values(&mut self, b: &mut AutoBundle) -> Result<(), DirectReason> {
+    pub(crate) fn check_auto_bundle_values(
+        &mut self,
+        b: &mut AutoBundle,
+    ) -> Result<(), DirectReason> {
         if self.engine.stamp_clock() == b.clock_at {
             return Ok(());
         }

@@ -38,13 +38,12 @@ pub(crate) const MAX_STEADY_FRAMES: u32 = 64;
 /// doubles the frames the pass needs before the next one, after resets them.
 pub(crate) const PAID_REPLAYS: u64 = 8;
 
-/// A pass's identity across frames: its place in the frame, its target signature (interned)
-/// and its label.
+/// A pass's identity across frames: its place in the frame and its target signature
+/// (interned); with its label ([`PassHistory::label`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub(crate) struct PassKey {
     pub(crate) index: u32,
     pub(crate) signature_id: u32,
-    pub(crate) label_hash: u64,
 }
 
 /// A structural change bundles must not replay across.
@@ -171,7 +170,7 @@ impl AutoBundles {
     pub(crate) fn take_history(&mut self, key: PassKey, label: &str) -> Box<PassHistory> {
         let slot = self.histories.get_mut(key.index as usize).and_then(Option::take);
         match slot {
-            Some(h) if h.key == key => h,
+            Some(h) if h.key == key && h.label == *label => h,
             _ => Box::new(PassHistory::new(key, label)),
         }
     }

@@ -83,18 +83,24 @@ impl AutoPass {
         let key = PassKey {
             index: id.index,
             signature_id,
-            label_hash: label_hash(id.label),
         };
         let mut history = st.auto.take_history(key, id.label);
         history.last_frame = st.frame_index();
         let began_at = (st.engine.stamp_clock(), st.auto.journal.clock());
         let mut reason = None;
         if let Some(mut bundle) = history.bundle.take() {
-            // The values are checked at the pass's first draw (resolving them captures their
-            // bytes: a pass that draws nothing this frame uploads nothing for them).
-            match st.check_auto_bundle_structure(&mut bundle) {
-                Ok(()) => {
-                    let values_checked = bundle.values_checked_at(st.engine.stamp_clock());
+            // The values' stamps are checked now when only shared blocks can have moved (a
+            // camera set before the pass: its draws resolve it anyway), else at the pass's first
+            // draw (resolving a value captures its bytes: a pass that draws nothing this frame
+            // uploads nothing for its values).
+            let checked = st.check_auto_bundle_structure(&mut bundle).and_then(|()| {
+                match bundle.only_blocks_moved(st.engine.value_clock()) {
+                    true => st.check_auto_bundle_values(&mut bundle).map(|()| true),
+                    false => Ok(false),
+                }
+            });
+            match checked {
+                Ok(values_checked) => {
                     let expected = std::mem::take(&mut bundle.seq);
                     history.bundle = Some(bundle);
                     return AutoPass {
@@ -379,7 +385,6 @@ impl AutoPass {
                     bound.operations += b.draws;
                     bound.auto_bundle_draws += b.draws;
                 }
-                bound.reset();
                 if let Some(h) = self.history.take() {
                     held.borrow_mut().auto.put_history(h);
                 }
@@ -439,9 +444,4 @@ impl AutoPass {
             std::mem::replace(&mut history.prev_calls, std::mem::take(&mut self.calls));
         history.logged = true;
     }
-}
-
-/// A pass label's hash (part of its key).
-fn label_hash(label: &str) -> u64 {
-    ahash::RandomState::with_seeds(1, 2, 3, 4).hash_one(label)
 }
