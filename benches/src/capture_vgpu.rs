@@ -36,10 +36,13 @@ use crate::capture::{
 /// Creates the [`Gpu`] of a vgpu mode for `backend`.
 ///
 /// GPU pass timing (timestamp queries) is turned off: the raw twin records none, and the
-/// comparison is about the capture path.
+/// comparison is about the capture path. Auto-bundles are on, as by default, unless the
+/// environment has `VGPU_AUTO_BUNDLES=0` (to measure what recording every draw costs: the
+/// command line stays as scripts call it).
 pub fn gpu_for(backend: vgpu::BackendChoice) -> Result<Gpu, BenchError> {
     let gpu = Gpu::new(&GpuOptions {
         backend,
+        auto_bundles: std::env::var("VGPU_AUTO_BUNDLES").map_or(true, |v| v != "0"),
         ..Default::default()
     })?;
     gpu.set_gpu_timing(false);

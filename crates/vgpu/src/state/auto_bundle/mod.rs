@@ -151,6 +151,8 @@ pub(crate) struct AutoBundles {
     pub(crate) direct: DirectPasses,
     /// The frame of the last sweep of idle histories.
     swept_at: u64,
+    /// The buffer passes recorded directly from their start append their draws to (emptied).
+    pub(crate) off_spare: Vec<SeqEntry>,
 }
 
 impl Default for AutoBundles {
@@ -161,6 +163,7 @@ impl Default for AutoBundles {
             journal: Journal::default(),
             direct: DirectPasses::default(),
             swept_at: 0,
+            off_spare: Vec::new(),
         }
     }
 }

@@ -71,12 +71,15 @@ impl AutoPass {
         signature_id: u32,
         inspecting: bool,
     ) -> AutoPass {
-        let off = |reason| AutoPass::off(id.label, id.index, reason);
+        let off = |st: &mut State, reason| {
+            let buffer = std::mem::take(&mut st.auto.off_spare);
+            AutoPass::off(id.label, id.index, reason, buffer)
+        };
         if !st.auto.enabled || !id.allowed {
-            return off(DirectReason::Disabled);
+            return off(st, DirectReason::Disabled);
         }
         if id.occlusion {
-            return off(DirectReason::OcclusionQueries);
+            return off(st, DirectReason::OcclusionQueries);
         }
         // The binding inspector logs a replayed draw from the bundle's commands (`Pass`).
         let _ = inspecting;
@@ -145,13 +148,15 @@ impl AutoPass {
         }
     }
 
-    fn off(label: &str, index: u32, reason: DirectReason) -> AutoPass {
+    /// A pass recorded directly from its start; `seq`: an emptied buffer its draws are
+    /// appended to and forgotten (so that appending needs no check of the mode).
+    fn off(label: &str, index: u32, reason: DirectReason, seq: Vec<SeqEntry>) -> AutoPass {
         AutoPass {
             label: Some(Label::new(label)),
             mode: AutoMode::Off,
             index,
             history: None,
-            seq: Vec::new(),
+            seq,
             calls: Vec::new(),
             expected: Vec::new(),
             cursor: 0,
@@ -224,9 +229,8 @@ impl AutoPass {
     /// Log: appends a draw (or command) just issued.
     #[inline(always)]
     pub(crate) fn log(&mut self, entry: SeqEntry) {
-        if self.mode == AutoMode::Log {
-            self.seq.push(entry);
-        }
+        // Off passes append too, to a buffer that is emptied (one check fewer per draw).
+        self.seq.push(entry);
     }
 
     /// Log: appends a draw with explicit ranges, or a pass-state command, just issued.
@@ -399,10 +403,17 @@ impl AutoPass {
             let reason = self.reason.take().unwrap_or(DirectReason::Disabled);
             let label = self.label.take().unwrap_or_default();
             st.note_direct_pass(&label, self.index, reason);
+            self.seq.clear();
+            st.auto.off_spare = std::mem::take(&mut self.seq);
             return;
         };
-        if self.mode == AutoMode::Log {
-            self.end_log(&mut st, &mut history, (sig, signature_id));
+        match self.mode {
+            AutoMode::Log => self.end_log(&mut st, &mut history, (sig, signature_id)),
+            // Gone off during the pass: its appended draws are forgotten.
+            _ => {
+                self.seq.clear();
+                history.spare = std::mem::take(&mut self.seq);
+            }
         }
         let reason = self.reason.take().unwrap_or(DirectReason::Warming {
             frames: history.required,
