@@ -714,7 +714,6 @@ fn remedy(reason: &DirectReason) -> &'static str {
         DirectReason::Indirect => {
             "indirect draws are recorded directly: move them to a pass of their own"
         }
-        DirectReason::Inspector => "the binding inspector is on: turn it off to measure",
         DirectReason::BundleFailed { .. } => {
             "wgpu refused to record the bundle: a vgpu bug, please report it with the message"
         }

@@ -8,8 +8,8 @@
 //! structural moves, its draws are checked against that sequence as they come (no wgpu call) and
 //! the bundle is replayed when the pass ends. Values changed in place are uploaded as always and
 //! the replay reads them. Anything else makes the pass record directly, from the draw where it
-//! differed on, and the frame's report names the pass and the first reason. The design and its
-//! trade-offs are in `docs/auto-bundles.md`.
+//! differed on, and the frame's report names the pass and the first reason. The guide is
+//! `docs/auto-bundles.md`; the design and its trade-offs are `docs/design.md` §8.
 //!
 //! Turn it off for a `Gpu` with [`GpuOptions::auto_bundles`](crate::GpuOptions::auto_bundles) or
 //! [`Gpu::set_auto_bundles`](crate::Gpu::set_auto_bundles), for one pass with
@@ -28,8 +28,8 @@ pub enum DirectReason {
     /// Auto-bundles are off for the `Gpu` or for this pass.
     Disabled,
     /// The pass has not recorded the same draws in two frames in a row yet (or, after its bundle
-    /// was invalidated soon after it was recorded, in `frames` frames in a row: see
-    /// `docs/auto-bundles.md`, "hysteresis").
+    /// was invalidated soon after it was recorded, in `frames` frames in a row: the hysteresis
+    /// of `docs/design.md` §8).
     Warming {
         /// Frames in a row with the same draws the pass needs before a bundle is recorded.
         frames: u32,
@@ -67,8 +67,6 @@ pub enum DirectReason {
     /// The pass drew indirectly ([`Pass::draw_indirect`](crate::Pass::draw_indirect) and the
     /// multi-draw calls).
     Indirect,
-    /// The binding inspector is on ([`crate::inspect`]).
-    Inspector,
     /// wgpu refused to record the bundle (its message).
     BundleFailed {
         /// wgpu's message.
@@ -98,7 +96,6 @@ impl fmt::Display for DirectReason {
             DirectReason::OcclusionQueries => f.write_str("the pass has occlusion queries"),
             DirectReason::UserBundle => f.write_str("the pass executed a bundle"),
             DirectReason::Indirect => f.write_str("the pass drew indirectly"),
-            DirectReason::Inspector => f.write_str("the binding inspector is on"),
             DirectReason::BundleFailed { message } => {
                 write!(f, "recording the bundle failed: {message}")
             }
@@ -123,7 +120,6 @@ impl DirectReason {
             DirectReason::OcclusionQueries => "occlusion queries",
             DirectReason::UserBundle => "executed a bundle",
             DirectReason::Indirect => "indirect draws",
-            DirectReason::Inspector => "binding inspector",
             DirectReason::BundleFailed { .. } => "bundle failed",
         }
     }

@@ -114,6 +114,41 @@ impl AutoBundle {
 
 }
 
+/// What recording a sequence again made (`State::record_sequence`).
+struct Recorded {
+    cmds: Vec<BundleCmd>,
+    entry_ends: Vec<u32>,
+    plan: Vec<Step>,
+    segments: Vec<wgpu::RenderBundle>,
+    draws: u64,
+}
+
+impl Recorded {
+    /// Encodes the commands since `segment_start` (if any) into the next segment's bundle.
+    fn close_segment(
+        &mut self,
+        ctx: &vgpu_core::GpuContext,
+        (label, sig): (&str, TargetSignature),
+        segment_start: &mut usize,
+    ) -> Result<(), DirectReason> {
+        if self.cmds.len() > *segment_start {
+            let b = encode_render_bundle(ctx, label, sig, &self.cmds[*segment_start..])
+                .map_err(bundle_failed)?;
+            self.plan.push(Step::Bundle(self.segments.len() as u32));
+            self.segments.push(b);
+            *segment_start = self.cmds.len();
+        }
+        Ok(())
+    }
+}
+
+/// A bundle wgpu refused to record (or a draw that failed to record again).
+fn bundle_failed(e: crate::error::Error) -> DirectReason {
+    DirectReason::BundleFailed {
+        message: e.to_string(),
+    }
+}
+
 impl State {
     /// Records a bundle for a pass whose sequence `seq` (with `calls`) it just recorded, with
     /// nothing moved since (see the module doc).
@@ -124,71 +159,11 @@ impl State {
         signature_id: u32,
         label: &str,
     ) -> Result<AutoBundle, DirectReason> {
-        let failed = |e: crate::error::Error| DirectReason::BundleFailed {
-            message: e.to_string(),
-        };
         // wgpu's bundle encoder panics on a destroyed device that was not found lost yet.
         self.ctx
             .check_device("recording an auto-bundle")
-            .map_err(|e| failed(e.into()))?;
-        let mut cmds: Vec<BundleCmd> = Vec::with_capacity(seq.len() * 2);
-        let mut entry_ends = Vec::with_capacity(seq.len());
-        let mut bound = PassBindings::default();
-        let mut plan = Vec::new();
-        let mut segments = Vec::new();
-        let mut segment_start = 0usize;
-        let mut draws = 0u64;
-        let mut next_call = calls.iter().enumerate();
-        for e in seq {
-            let call = if e.is_call() { next_call.next() } else { None };
-            let state = call.filter(|(_, c)| !matches!(c, Call::Range(..)));
-            if let Some((call_index, _)) = state {
-                if cmds.len() > segment_start {
-                    let b = encode_render_bundle(&self.ctx, label, sig, &cmds[segment_start..])
-                        .map_err(failed)?;
-                    plan.push(Step::Bundle(segments.len() as u32));
-                    segments.push(b);
-                    segment_start = cmds.len();
-                }
-                // A new segment binds everything again (a bundle starts with nothing bound).
-                bound.reset();
-                plan.push(Step::State(call_index as u32));
-            } else {
-                draws += 1;
-                match call {
-                    Some((_, Call::Range(key, r))) => self
-                        .record_draw(
-                            *key,
-                            &mut cmds,
-                            &mut bound,
-                            sig,
-                            signature_id,
-                            DrawCall::Range(r),
-                        )
-                        .map_err(failed)?,
-                    _ => {
-                        if !self.record_fast(e.key(), &mut cmds, &mut bound, signature_id) {
-                            self.record_draw(
-                                e.key(),
-                                &mut cmds,
-                                &mut bound,
-                                sig,
-                                signature_id,
-                                DrawCall::Counts,
-                            )
-                            .map_err(failed)?;
-                        }
-                    }
-                }
-            }
-            entry_ends.push(cmds.len() as u32);
-        }
-        if cmds.len() > segment_start {
-            let b = encode_render_bundle(&self.ctx, label, sig, &cmds[segment_start..])
-                .map_err(failed)?;
-            plan.push(Step::Bundle(segments.len() as u32));
-            segments.push(b);
-        }
+            .map_err(|e| bundle_failed(e.into()))?;
+        let recorded = self.record_sequence((seq, calls), sig, signature_id, label)?;
         let ranged = calls.iter().filter_map(|c| match c {
             Call::Range(key, _) => Some(*key),
             _ => None,
@@ -204,10 +179,10 @@ impl State {
         Ok(AutoBundle {
             seq: seq.to_vec(),
             calls: calls.to_vec(),
-            cmds,
-            entry_ends,
-            plan,
-            segments,
+            cmds: recorded.cmds,
+            entry_ends: recorded.entry_ends,
+            plan: recorded.plan,
+            segments: recorded.segments,
             ops,
             stamps,
             owners,
@@ -215,9 +190,57 @@ impl State {
             clock_at: self.engine.stamp_clock(),
             value_at: self.engine.value_clock(),
             structure_at: self.auto.journal.clock(),
-            draws,
+            draws: recorded.draws,
             replays: 0,
         })
+    }
+
+    /// Records the sequence again into a command list, cut into segments at pass-state
+    /// commands, each segment encoded into a render bundle.
+    fn record_sequence(
+        &mut self,
+        (seq, calls): (&[SeqEntry], &[Call]),
+        sig: TargetSignature,
+        signature_id: u32,
+        label: &str,
+    ) -> Result<Recorded, DirectReason> {
+        let mut r = Recorded {
+            cmds: Vec::with_capacity(seq.len() * 2),
+            entry_ends: Vec::with_capacity(seq.len()),
+            plan: Vec::new(),
+            segments: Vec::new(),
+            draws: 0,
+        };
+        let mut bound = PassBindings::default();
+        let mut segment_start = 0usize;
+        let mut next_call = calls.iter().enumerate();
+        for e in seq {
+            let call = if e.is_call() { next_call.next() } else { None };
+            match call {
+                Some((i, c)) if !matches!(c, Call::Range(..)) => {
+                    r.close_segment(&self.ctx, (label, sig), &mut segment_start)?;
+                    // A new segment binds everything again (a bundle starts with nothing bound).
+                    bound.reset();
+                    r.plan.push(Step::State(i as u32));
+                }
+                _ => {
+                    r.draws += 1;
+                    let (key, draw_call) = match call {
+                        Some((_, Call::Range(key, range))) => (*key, DrawCall::Range(range)),
+                        _ => (e.key(), DrawCall::Counts),
+                    };
+                    let fast = matches!(draw_call, DrawCall::Counts)
+                        && self.record_fast(key, &mut r.cmds, &mut bound, signature_id);
+                    if !fast {
+                        self.record_draw(key, &mut r.cmds, &mut bound, sig, signature_id, draw_call)
+                            .map_err(bundle_failed)?;
+                    }
+                }
+            }
+            r.entry_ends.push(r.cmds.len() as u32);
+        }
+        r.close_segment(&self.ctx, (label, sig), &mut segment_start)?;
+        Ok(r)
     }
 
     /// The values the draws `ops` bind, shared blocks first: per value its stamp slot and

@@ -1,6 +1,6 @@
 //! Auto-bundles: a pass that records the same sequence as in its previous frame gets a render
-//! bundle recorded for it, and is replayed from it while nothing structural moved. The contract
-//! is DESIGN §6c; the design, its costs and its hysteresis are in `docs/auto-bundles.md`.
+//! bundle recorded for it, and is replayed from it while nothing structural moved. The design,
+//! its costs and its hysteresis are `docs/design.md` §8; the guide is `docs/auto-bundles.md`.
 //!
 //! - `mod.rs` (here): what the state keeps: per pass (by [`PassKey`]) its [`PassHistory`] (last
 //!   frame's sequence, how steady it is, its bundle), and the [`Journal`] of structural changes
