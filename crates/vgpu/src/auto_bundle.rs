@@ -149,8 +149,21 @@ impl fmt::Display for DirectPass {
 pub struct DirectPasses(SmallVec<[DirectPass; 2]>);
 
 impl DirectPasses {
-    pub(crate) fn push(&mut self, pass: DirectPass) {
+    /// Adds a pass (a report built by hand, e.g. to feed an [`Advisor`](crate::Advisor)).
+    pub fn push(&mut self, pass: DirectPass) {
         self.0.push(pass);
+    }
+}
+
+impl FromIterator<DirectPass> for DirectPasses {
+    fn from_iter<I: IntoIterator<Item = DirectPass>>(iter: I) -> Self {
+        DirectPasses(iter.into_iter().collect())
+    }
+}
+
+impl From<Vec<DirectPass>> for DirectPasses {
+    fn from(passes: Vec<DirectPass>) -> Self {
+        DirectPasses(passes.into_iter().collect())
     }
 }
 

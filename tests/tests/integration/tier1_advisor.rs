@@ -236,8 +236,8 @@ fn a_pass_whose_draw_order_changes_is_named_and_a_stable_order_is_replayed() {
             _ => DirectReason::DrawOrderChanged,
         };
         assert_eq!(
-            frame.direct_passes,
-            vec![DirectPass {
+            *frame.direct_passes,
+            [DirectPass {
                 label: "main".into(),
                 index: 0,
                 reason: expected
