@@ -56,8 +56,14 @@ pub(crate) struct AutoBundle {
 }
 
 impl AutoBundle {
-    /// Issues the first `upto` entries into `rpass` directly (the pass left the sequence there).
-    pub(crate) fn materialize(&self, upto: usize, rpass: &mut wgpu::RenderPass<'static>) {
+    /// Issues the first `upto` entries into `rpass` directly (the pass left the sequence there),
+    /// counting the draws and sets issued in `bound` as recorded ones are.
+    pub(crate) fn materialize(
+        &self,
+        upto: usize,
+        rpass: &mut wgpu::RenderPass<'static>,
+        bound: &mut PassBindings,
+    ) {
         let mut start = 0usize;
         let mut calls = self.calls.iter();
         for (e, &end) in self.seq.iter().zip(&self.entry_ends).take(upto) {
@@ -68,8 +74,16 @@ impl AutoBundle {
             match call {
                 Some(c) if !matches!(c, Call::Range(..)) => c.issue(rpass),
                 _ => {
+                    bound.operations += 1;
                     if let Some(cmds) = self.cmds.get(start..end) {
                         replay_commands(rpass, cmds);
+                        for cmd in cmds {
+                            match cmd {
+                                BundleCmd::Group(..) => bound.set_bind_group_calls += 1,
+                                BundleCmd::Pipeline(_) => bound.set_pipeline_calls += 1,
+                                _ => {}
+                            }
+                        }
                     }
                 }
             }

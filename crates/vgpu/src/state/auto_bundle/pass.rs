@@ -334,7 +334,7 @@ impl AutoPass {
         calls.clear();
         if let Some(b) = history.bundle.as_mut() {
             b.seq = std::mem::take(&mut self.expected);
-            b.materialize(upto, rpass);
+            b.materialize(upto, rpass, bound);
             seq.extend_from_slice(&b.seq[..upto.min(b.seq.len())]);
             calls.extend_from_slice(&b.calls[..self.calls_taken.min(b.calls.len())]);
         }
