@@ -31,9 +31,11 @@
 //! structurally and runs it three times (`Op::Restructure`: draws reordered, culled, added,
 //! removed; a camera set to another value before each pass), destroys a resource
 //! (`Op::DestroyBuffer`), and sets values before single passes (`PassScript::before`), so bundles
-//! are recorded, replayed and invalidated between them. The test asserts that draws were replayed
-//! and that bundles were invalidated. A target resized under a draw that samples it is not
-//! modelled (the model's shader samples no texture): `tier2_auto_bundles` covers it.
+//! are recorded, replayed and invalidated between them. The test asserts that draws were replayed,
+//! that passes were recorded directly for each structural reason ([`REASONS`]), and that every
+//! frame counts its draws exactly (`operations_recorded`). A target resized under a draw that
+//! samples it is not modelled (the model's shader samples no texture): `tier2_auto_bundles`
+//! covers it.
 //!
 //! Half the cases give the engine four slots per page and two retained slots (pages fill, swap,
 //! empty and go). The case count is `PROPTEST_CASES` (default [`DEFAULT_CASES`] on the noop
@@ -1069,20 +1071,22 @@ impl World {
                 first_slot.entry(*owner).or_insert((page, b.offset));
             }
         }
-        // No more draws replayed than logged as replayed from auto-bundles: a bundle replays only
-        // draws the pass recorded. (Fewer: a pass leaving its replay issues the draws it matched
-        // from the bundle's commands, logged as such, not counted as replayed. Not compared:
-        // `operations_recorded`, which misses those draws: see `tier2_auto_bundles::
-        // a_pass_leaving_its_replay_counts_the_draws_it_issued`.)
+        // Every draw recorded is drawn once (`operations_recorded`), and no more draws are
+        // replayed than logged as replayed from auto-bundles: a bundle replays only draws the
+        // pass recorded. (Fewer: a pass leaving its replay issues the draws it matched from the
+        // bundle's commands, logged as such, counted as recorded, not as replayed.)
         let replayed = draws
             .iter()
             .filter(|d| d[0].path == RecordPath::AutoBundle)
             .count() as u64;
-        if stats.auto_bundle_draws > replayed {
+        if stats.operations_recorded != record.seen.len() as u64
+            || stats.auto_bundle_draws > replayed
+        {
             return fail(format!(
                 "frame {n}: {} draws recorded, {replayed} logged as replayed from auto-bundles; \
-                 the counters say {} replayed",
+                 the counters say {} drawn, {} replayed",
                 record.seen.len(),
+                stats.operations_recorded,
                 stats.auto_bundle_draws
             ));
         }
@@ -1557,6 +1561,31 @@ fn capture_model_shrunk_sequences() {
                     pass(vec![DRAW_0, set_object(0, 1), DRAW_0]),
                 ])),
                 Op::Static,
+            ],
+        ),
+        (
+            // With auto-bundles: passes that draw nothing, around a removed draw (the seed kept
+            // in the regressions file; its sequence as the generator of then made it).
+            "auto-bundles: empty passes and a removed draw",
+            false,
+            vec![
+                Op::CreateDraw {
+                    block: 0,
+                    object: 0,
+                    mode: Value,
+                },
+                Op::Cancel(frame_of(vec![pass(vec![create])])),
+                Op::Frame(frame_of(vec![pass(vec![]), pass(vec![DRAW_0])])),
+                Op::RemoveDraw { draw: 0 },
+                Op::Static,
+                Op::Frame(frame_of(vec![pass(vec![Step::Set(SetOp::Camera {
+                    block: 0,
+                    value: Some(1),
+                    mode: Value,
+                })])])),
+                Op::RemoveDraw { draw: 0 },
+                Op::Static,
+                Op::Frame(frame_of(vec![pass(vec![]), pass(vec![])])),
             ],
         ),
     ];
