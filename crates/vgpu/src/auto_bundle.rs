@@ -79,14 +79,17 @@ impl fmt::Display for DirectReason {
         match self {
             DirectReason::Disabled => f.write_str("auto-bundles are off"),
             DirectReason::Warming { frames } => {
-                write!(f, "warming up (needs the same draws in {frames} frames in a row)")
+                write!(
+                    f,
+                    "warming up (needs the same draws in {frames} frames in a row)"
+                )
             }
             DirectReason::DrawsAdded => f.write_str("draws added"),
             DirectReason::DrawsRemoved => f.write_str("draws removed"),
             DirectReason::DrawOrderChanged => f.write_str("draw order changed"),
-            DirectReason::PassStateChanged => {
-                f.write_str("a range, viewport, scissor, blend constant or stencil reference changed")
-            }
+            DirectReason::PassStateChanged => f.write_str(
+                "a range, viewport, scissor, blend constant or stencil reference changed",
+            ),
             DirectReason::DrawChanged { draw } => write!(f, "draw {draw:?} changed"),
             DirectReason::ValueMoved { value } => {
                 write!(f, "value {value:?} moved to another slot")

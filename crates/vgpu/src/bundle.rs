@@ -20,9 +20,7 @@ use crate::draw::Draw;
 use crate::error::{FrameError, Result, foreign_gpu};
 use crate::gpu::Gpu;
 use crate::indirect_args::{ARGUMENTS, args_size, check_features, check_indirect_buffer};
-use crate::state::{
-    BundleCmd, DrawCall, IndirectArgs, OpKey, PassBindings, encode_render_bundle,
-};
+use crate::state::{BundleCmd, DrawCall, IndirectArgs, OpKey, PassBindings, encode_render_bundle};
 
 /// A draw recorded into a bundle, kept alive by it.
 struct Dep {

@@ -4,7 +4,6 @@
 use smallvec::SmallVec;
 use vgpu_core::Label;
 
-use crate::state::auto_bundle::SeqEntry;
 use crate::binding::Binding;
 use crate::binding_arg::BindingArg;
 use crate::buffer::Buffer;
@@ -14,6 +13,7 @@ use crate::gpu::Gpu;
 use crate::op_handle::OpHandle;
 use crate::pipeline_error::PipelineError;
 use crate::shader::Shader;
+use crate::state::auto_bundle::SeqEntry;
 use crate::state::{
     ConstantSet, IndexBinding, OperationKind, Program, RenderInfo, RenderStateKey, Stages,
     VertexBinding,

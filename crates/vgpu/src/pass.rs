@@ -64,11 +64,12 @@ impl<'p> Pass<'p> {
             return self.draw_checked(draw, None);
         }
         let key = draw.inner.key;
-        if self
-            .held
-            .borrow_mut()
-            .record_fast(key, &mut *self.rpass, &mut self.bound, self.signature_id)
-        {
+        if self.held.borrow_mut().record_fast(
+            key,
+            &mut *self.rpass,
+            &mut self.bound,
+            self.signature_id,
+        ) {
             self.auto.log(SeqEntry::draw(key));
             return Ok(());
         }
@@ -208,9 +209,13 @@ impl<'p> Pass<'p> {
                 None => SeqEntry::draw(key),
             };
             if taken
-                || self
-                    .auto
-                    .miss(entry, call.as_ref(), &self.held, &mut *self.rpass, &mut self.bound)
+                || self.auto.miss(
+                    entry,
+                    call.as_ref(),
+                    &self.held,
+                    &mut *self.rpass,
+                    &mut self.bound,
+                )
             {
                 // What the bundle binds for this draw, as the inspector logs a recorded one.
                 let mut sink = NullSink;

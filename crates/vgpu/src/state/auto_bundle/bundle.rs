@@ -125,7 +125,6 @@ impl AutoBundle {
         let end = self.entry_ends.get(i).map_or(start, |&e| e as usize);
         self.cmds.get(start..end).unwrap_or_default()
     }
-
 }
 
 /// What recording a sequence again made (`State::record_sequence`).
@@ -246,8 +245,15 @@ impl State {
                     let fast = matches!(draw_call, DrawCall::Counts)
                         && self.record_fast(key, &mut r.cmds, &mut bound, signature_id);
                     if !fast {
-                        self.record_draw(key, &mut r.cmds, &mut bound, sig, signature_id, draw_call)
-                            .map_err(bundle_failed)?;
+                        self.record_draw(
+                            key,
+                            &mut r.cmds,
+                            &mut bound,
+                            sig,
+                            signature_id,
+                            draw_call,
+                        )
+                        .map_err(bundle_failed)?;
                     }
                 }
             }
@@ -290,9 +296,12 @@ impl State {
         let mut stamps = Vec::with_capacity(keys.len());
         let mut owners = Vec::with_capacity(keys.len());
         for owner in keys {
-            let slot = self.engine.resolve(owner).map_err(|e| DirectReason::BundleFailed {
-                message: e.to_string(),
-            })?;
+            let slot = self
+                .engine
+                .resolve(owner)
+                .map_err(|e| DirectReason::BundleFailed {
+                    message: e.to_string(),
+                })?;
             let Some(stamp_slot) = self.engine.stamp_slot(owner) else {
                 continue;
             };

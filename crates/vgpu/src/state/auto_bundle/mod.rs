@@ -171,7 +171,10 @@ impl Default for AutoBundles {
 impl AutoBundles {
     /// Takes a pass's history out of the table for the pass (put back by `put_history`).
     pub(crate) fn take_history(&mut self, key: PassKey, label: &str) -> Box<PassHistory> {
-        let slot = self.histories.get_mut(key.index as usize).and_then(Option::take);
+        let slot = self
+            .histories
+            .get_mut(key.index as usize)
+            .and_then(Option::take);
         match slot {
             Some(h) if h.key == key && h.label == *label => h,
             _ => Box::new(PassHistory::new(key, label)),

@@ -15,8 +15,8 @@ use super::sequence::{self, Call, SeqEntry};
 use super::{PassHistory, PassKey};
 use crate::auto_bundle::DirectReason;
 use crate::descriptors::TargetSignature;
-use vgpu_core::Label;
 use crate::state::{BundleCmd, HeldState, NOT_REPLAYING, PassBindings, State};
+use vgpu_core::Label;
 
 /// What an [`AutoPass`] does with the pass's draws.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

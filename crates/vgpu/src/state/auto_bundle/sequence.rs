@@ -56,7 +56,9 @@ impl Call {
     pub(crate) fn issue(&self, rpass: &mut wgpu::RenderPass<'_>) {
         match self {
             Call::Range(..) => {}
-            Call::Viewport([x, y, w, h, min, max]) => rpass.set_viewport(*x, *y, *w, *h, *min, *max),
+            Call::Viewport([x, y, w, h, min, max]) => {
+                rpass.set_viewport(*x, *y, *w, *h, *min, *max)
+            }
             Call::Scissor([x, y, w, h]) => rpass.set_scissor_rect(*x, *y, *w, *h),
             Call::BlendConstant([r, g, b, a]) => rpass.set_blend_constant(wgpu::Color {
                 r: *r,
