@@ -1,6 +1,7 @@
 //! `soak`: a million frames on the noop device with random mixes of changing and static values,
 //! draws created and removed, cameras set per pass, and bundles recorded and replayed; prints
-//! resident memory, live heap bytes, uniform pages, slots and cached bind groups every `--every`
+//! resident memory, live heap bytes, uniform pages, slots, cached bind groups and the auto-bundles
+//! recorded and draws replayed from them (on by default) every `--every`
 //! frames, and whether they stayed flat after warm-up.
 //!
 //! ```sh
@@ -295,7 +296,7 @@ fn main() -> ExitCode {
     };
     let mut rng = Rng(options.seed);
     println!(
-        "{:>9} {:>10} {:>10} {:>6} {:>6} {:>11} {:>9} {:>12} {:>6} {:>8} {:>8} {:>8} {:>8}",
+        "{:>9} {:>10} {:>10} {:>6} {:>6} {:>11} {:>9} {:>12} {:>6} {:>8} {:>8} {:>8} {:>9} {:>10} {:>8}",
         "frames",
         "rss_kib",
         "heap_kib",
@@ -308,6 +309,8 @@ fn main() -> ExitCode {
         "created",
         "removed",
         "bundles",
+        "auto_rec",
+        "auto_draws",
         "secs"
     );
     let start = Instant::now();
@@ -320,6 +323,8 @@ fn main() -> ExitCode {
         }
         if frame % options.every == 0 || frame == options.frames {
             let engine = soak.gpu.uniform_gauges();
+            // Auto-bundles (on by default): recorded, and draws replayed from them, so far.
+            let stats = soak.gpu.stats();
             let g = Gauges {
                 rss_kib: rss_kib(),
                 heap_kib: vgpu_benches::live_heap_bytes() / 1024,
@@ -329,7 +334,7 @@ fn main() -> ExitCode {
                 bind_groups: soak.gpu.cached_bind_groups(),
             };
             println!(
-                "{:>9} {:>10} {:>10} {:>6} {:>6} {:>11} {:>9} {:>12} {:>6} {:>8} {:>8} {:>8} {:>8.1}",
+                "{:>9} {:>10} {:>10} {:>6} {:>6} {:>11} {:>9} {:>12} {:>6} {:>8} {:>8} {:>8} {:>9} {:>10} {:>8.1}",
                 frame,
                 g.rss_kib,
                 g.heap_kib,
@@ -342,6 +347,8 @@ fn main() -> ExitCode {
                 soak.created,
                 soak.removed,
                 soak.bundles_recorded,
+                stats.auto_bundles_recorded,
+                stats.auto_bundle_draws,
                 start.elapsed().as_secs_f64()
             );
             match (&warm, &mut peak_after_warm) {
