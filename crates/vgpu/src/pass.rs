@@ -359,14 +359,15 @@ pub(crate) fn record_pass(
     let result = record(&mut pass);
     let result = pass.end_occlusion_at_pass_end(result);
     // The auto-bundle is replayed (or the log compared) once the pass's draws are all known.
+    // In place: the pass's parts are large, a move would copy them.
     let Pass {
         held,
         rpass,
-        mut bound,
+        bound,
         auto,
         ..
-    } = pass;
-    auto.finish(&held, rpass, &mut bound, (sig, signature_id));
+    } = &mut pass;
+    auto.finish(held, rpass, bound, (sig, signature_id));
     bound.flush(gpu.ctx.stats());
     result
 }

@@ -372,7 +372,7 @@ impl AutoPass {
     /// last frame's and records a bundle when it repeated often enough; notes a pass recorded
     /// directly. Puts the history back.
     pub(crate) fn finish(
-        mut self,
+        &mut self,
         held: &HeldState<'_>,
         rpass: &mut wgpu::RenderPass<'static>,
         bound: &mut PassBindings,
