@@ -410,6 +410,16 @@ impl Advisor {
             .iter()
             .filter(|p| p.reason != DirectReason::Disabled)
             .take(PASSES_KEPT);
+        if self.direct.capacity() == 0
+            && report
+                .direct_passes
+                .iter()
+                .any(|p| p.reason != DirectReason::Disabled)
+        {
+            // Grown once, for two direct passes per frame over the window: a frame that starts
+            // recording passes directly allocates once, not again at every doubling.
+            self.direct.reserve(self.capacity * 2);
+        }
         self.direct.extend(kept.cloned());
         let direct_passes = self.direct.len() - before;
         let longest_pass = report.gpu_passes.as_ref().and_then(|passes| {
