@@ -721,6 +721,10 @@ fn remedy(reason: &DirectReason) -> &'static str {
             "the pass replays a bundle of its own and records its other draws directly: put \
              them in that bundle, or leave the bundling to vgpu"
         }
+        DirectReason::PassConstants { .. } => {
+            "a draw reads the stencil reference or blend constant, which wgpu applies only to \
+             pipelines a pass sets: keep such draws in a pass of their own"
+        }
         DirectReason::Indirect => {
             "indirect draws are recorded directly: move them to a pass of their own"
         }

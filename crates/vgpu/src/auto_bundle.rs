@@ -64,6 +64,14 @@ pub enum DirectReason {
     OcclusionQueries,
     /// The pass replayed a bundle of its own ([`Pass::execute`](crate::Pass::execute)).
     UserBundle,
+    /// A draw of the pass reads the stencil reference or the blend constant (a stencil test or
+    /// operation with the reference, a `Constant` blend factor): wgpu 30 applies them to a
+    /// pipeline set by a pass, not to one set inside a render bundle, so such a pass is not
+    /// replayed.
+    PassConstants {
+        /// The first such draw's label.
+        draw: Label,
+    },
     /// The pass drew indirectly ([`Pass::draw_indirect`](crate::Pass::draw_indirect) and the
     /// multi-draw calls).
     Indirect,
@@ -99,6 +107,10 @@ impl fmt::Display for DirectReason {
             DirectReason::OcclusionQueries => f.write_str("the pass has occlusion queries"),
             DirectReason::UserBundle => f.write_str("the pass executed a bundle"),
             DirectReason::Indirect => f.write_str("the pass drew indirectly"),
+            DirectReason::PassConstants { draw } => write!(
+                f,
+                "draw {draw:?} reads the stencil reference or blend constant (not replayed from a bundle)"
+            ),
             DirectReason::BundleFailed { message } => {
                 write!(f, "recording the bundle failed: {message}")
             }
@@ -123,6 +135,7 @@ impl DirectReason {
             DirectReason::OcclusionQueries => "occlusion queries",
             DirectReason::UserBundle => "executed a bundle",
             DirectReason::Indirect => "indirect draws",
+            DirectReason::PassConstants { .. } => "stencil reference or blend constant",
             DirectReason::BundleFailed { .. } => "bundle failed",
         }
     }

@@ -688,3 +688,55 @@ fn a_pass_leaving_its_replay_counts_the_draws_it_issued() {
         assert_eq!(reordered.stats.operations_recorded, 2, "the frame after");
     });
 }
+
+/// n. A draw whose blend reads the blend constant is not replayed (wgpu 30 applies the blend
+/// constant and the stencil reference to a pipeline a pass sets, not to one a bundle sets): the
+/// pass records directly every frame with `PassConstants`, and the pixels blend with the
+/// constant in every frame (with a replay they lost it: the deferred example's stencil-tested
+/// lighting did).
+#[test]
+fn n_a_draw_reading_the_blend_constant_is_recorded_directly() {
+    each_gpu(|gpu: &Gpu| {
+        let shader = gpu.shader("constant", QUAD_WGSL).unwrap();
+        let constant = wgpu::BlendComponent {
+            src_factor: wgpu::BlendFactor::Constant,
+            dst_factor: wgpu::BlendFactor::Zero,
+            operation: wgpu::BlendOperation::Add,
+        };
+        let draw = gpu
+            .draw(
+                &shader,
+                DrawDesc {
+                    label: "constant".to_owned(),
+                    vertex_count: Some(6),
+                    blend: Some(wgpu::BlendState {
+                        color: constant,
+                        alpha: constant,
+                    }),
+                    ..Default::default()
+                },
+            )
+            .unwrap();
+        draw.set("quad", &quad(LEFT, [255, 255, 255, 255])).unwrap();
+        let target = target(gpu, "constant");
+        let run = || {
+            frame(gpu, |f| {
+                let desc = PassDesc::new(&target).blend_constant([0.0, 1.0, 0.0, 1.0]);
+                f.pass(desc, |p| p.draw(&draw))
+            })
+        };
+        let first = run();
+        direct(&first, 0, &WARMING, "frame 1");
+        for i in 0..4 {
+            let report = run();
+            let what = format!("frame {}", i + 2);
+            let reason = DirectReason::PassConstants {
+                draw: "constant".into(),
+            };
+            direct(&report, 0, &reason, &what);
+            assert_eq!(report.stats.auto_bundle_draws, 0, "{what}");
+            // White × the constant (pure green), in the left half.
+            pixel(gpu, &target, AT_LEFT, [0, 255, 0, 255], &what);
+        }
+    });
+}

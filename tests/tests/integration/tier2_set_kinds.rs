@@ -1138,6 +1138,8 @@ fn user_buffers_bound_by_identity_record_from_the_fast_record_and_follow_rebinds
     let Some(gpu) = vgpu_tests::real_gpu() else {
         return;
     };
+    // The direct path's record paths are asserted: auto-bundles (which would replay) are off.
+    gpu.set_auto_bundles(false);
     let draw = fullscreen(
         &gpu,
         "user buffer",

@@ -42,6 +42,23 @@ pub(crate) struct RenderStateKey {
     pub(crate) vertex_layouts: Vec<(u64, wgpu::VertexStepMode, Vec<wgpu::VertexAttribute>)>,
 }
 
+impl RenderStateKey {
+    /// Whether its pipeline reads the pass's stencil reference or blend constant. wgpu 30 sets
+    /// those on the device again only when a pass sets a pipeline that reads them, not when a
+    /// render bundle does (`RenderBundle::execute` binds the pipeline alone), so a replayed draw
+    /// would test and blend against whatever they were: such draws are not auto-bundled.
+    pub(crate) fn reads_pass_constants(&self) -> bool {
+        let uses_constant =
+            |b: &wgpu::BlendState| b.color.uses_constant() || b.alpha.uses_constant();
+        self.stencil.needs_ref_value()
+            || self.blend.as_ref().is_some_and(uses_constant)
+            || self
+                .colors
+                .iter()
+                .any(|c| c.blend.as_ref().is_some_and(uses_constant))
+    }
+}
+
 /// A vertex buffer bound at one slot of a draw.
 #[derive(Debug)]
 pub(crate) struct VertexBinding {

@@ -9,6 +9,7 @@
 //! it into segments, one bundle each, issued between them on replay.
 
 use ahash::AHashSet;
+use vgpu_core::Label;
 use vgpu_uniforms::{OwnerKey, SlotRef};
 
 use super::sequence::{Call, SeqEntry};
@@ -172,6 +173,9 @@ impl State {
         signature_id: u32,
         label: &str,
     ) -> Result<AutoBundle, DirectReason> {
+        if let Some(draw) = self.draw_reading_pass_constants(seq, calls) {
+            return Err(DirectReason::PassConstants { draw });
+        }
         // wgpu's bundle encoder panics on a destroyed device that was not found lost yet.
         self.ctx
             .check_device("recording an auto-bundle")
@@ -205,6 +209,21 @@ impl State {
             structure_at: self.auto.journal.clock(),
             draws: recorded.draws,
             replays: 0,
+        })
+    }
+
+    /// The label of the first draw of the sequence whose pipeline reads the pass's stencil
+    /// reference or blend constant (`RenderStateKey::reads_pass_constants`).
+    fn draw_reading_pass_constants(&self, seq: &[SeqEntry], calls: &[Call]) -> Option<Label> {
+        let ranged = calls.iter().filter_map(|c| match c {
+            Call::Range(key, _) => Some(*key),
+            _ => None,
+        });
+        let keys = seq.iter().filter(|e| !e.is_call()).map(SeqEntry::key);
+        keys.chain(ranged).find_map(|k| {
+            let op = self.ops.get(k)?;
+            let reads = op.render()?.state_key.reads_pass_constants();
+            reads.then(|| op.label.clone())
         })
     }
 
@@ -374,7 +393,7 @@ impl State {
                 return Err(DirectReason::ResourcesChanged);
             };
             if self.engine.resolve(owner).ok() != Some(slot) {
-                let value = vgpu_core::Label::new(self.engine.label(owner).unwrap_or("(removed)"));
+                let value = Label::new(self.engine.label(owner).unwrap_or("(removed)"));
                 return Err(DirectReason::ValueMoved { value });
             }
             *stamp = self

@@ -103,6 +103,9 @@ pub(crate) struct PassHistory {
     /// Frames in a row with the same sequence needed before a bundle (hysteresis).
     pub(crate) required: u32,
     pub(crate) bundle: Option<AutoBundle>,
+    /// Why the last attempt to record a bundle for this sequence was refused (reported while
+    /// the sequence stays the same; the next attempt waits [`MAX_STEADY_FRAMES`]).
+    pub(crate) refused: Option<DirectReason>,
     /// The frame it was last recorded in.
     pub(crate) last_frame: u64,
 }
@@ -120,6 +123,7 @@ impl PassHistory {
             steady: 0,
             required: STEADY_FRAMES,
             bundle: None,
+            refused: None,
             last_frame: 0,
         }
     }

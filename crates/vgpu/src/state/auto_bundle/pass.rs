@@ -12,7 +12,7 @@
 //!   cannot hold).
 
 use super::sequence::{self, Call, SeqEntry};
-use super::{PassHistory, PassKey};
+use super::{MAX_STEADY_FRAMES, PassHistory, PassKey};
 use crate::auto_bundle::DirectReason;
 use crate::descriptors::TargetSignature;
 use crate::state::{BundleCmd, HeldState, NOT_REPLAYING, PassBindings, State};
@@ -434,18 +434,29 @@ impl AutoPass {
         let prev = (history.prev.as_slice(), history.prev_calls.as_slice());
         if history.logged && sequence::same(prev, now) {
             history.steady = history.steady.saturating_add(1);
+            if let Some(r) = &history.refused {
+                self.reason.get_or_insert_with(|| r.clone());
+            }
         } else {
             if history.logged && self.reason.is_none() {
                 self.reason = Some(sequence::difference(prev, now));
             }
             history.steady = 1;
+            history.refused = None;
         }
         let unmoved = (st.engine.stamp_clock(), st.auto.journal.clock()) == self.began_at;
         if history.steady >= history.required && unmoved && !self.seq.is_empty() {
             match st.build_auto_bundle(now, sig, signature_id, &history.label) {
-                Ok(b) => history.bundle = Some(b),
+                Ok(b) => {
+                    history.bundle = Some(b);
+                    history.refused = None;
+                }
                 Err(r) => {
-                    self.reason.get_or_insert(r);
+                    // Not tried again before the sequence has held for the longest wait.
+                    history.steady = 0;
+                    history.required = MAX_STEADY_FRAMES;
+                    self.reason = Some(r.clone());
+                    history.refused = Some(r);
                 }
             }
         }
