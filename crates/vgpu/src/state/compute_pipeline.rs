@@ -33,7 +33,7 @@ impl State {
         let entry = match self.compute_pipelines.get(&cache_key) {
             Some(e) => e.clone(),
             None => {
-                let module = program.shader.module(&self.ctx)?;
+                let module = program.module(&self.ctx)?;
                 let constants = cache_key.1.for_wgpu();
                 let p = self
                     .ctx

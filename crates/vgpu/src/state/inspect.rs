@@ -246,13 +246,13 @@ impl State {
                 .find(|k| engine.buffer(*k) == Some(buffer))
         };
         let log = &mut inspector.log;
-        let mut push = |gi: usize, binding: u32, name: &Arc<str>, buffer, offset| {
+        let mut push = |group: u32, binding: u32, name: &Arc<str>, buffer, offset| {
             log.push(RecordedBinding {
                 draw_seq: draw,
                 pass: pass.pass,
                 draw: op.label.clone(),
                 path,
-                group: gi as u32,
+                group,
                 binding,
                 name: name.clone(),
                 buffer,
@@ -266,7 +266,7 @@ impl State {
             let entries = bound.and_then(|(g, _)| inspector.groups.get(g));
             let Some(((_, offsets), entries)) = bound.zip(entries) else {
                 for b in bindings {
-                    push(gi, b.binding, &b.name, None, 0);
+                    push(program_group.wgsl_group, b.binding, &b.name, None, 0);
                 }
                 continue;
             };
@@ -279,7 +279,7 @@ impl State {
                 };
                 let Some(buffer) = &e.buffer else { continue };
                 push(
-                    gi,
+                    program_group.wgsl_group,
                     e.binding,
                     &e.name,
                     page_of(buffer),

@@ -22,6 +22,7 @@ mod command_sink;
 mod compute_info;
 mod compute_pipeline;
 mod followers;
+mod group_order;
 pub(crate) mod inspect;
 mod lock;
 mod memo;

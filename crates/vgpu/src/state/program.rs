@@ -29,9 +29,12 @@ pub(crate) struct ProgramBinding {
     pub(crate) min_size: u64,
 }
 
-/// One bind group of a program.
+/// One bind group of a program, at its device slot (`Program::groups` index; see
+/// `group_order.rs`).
 #[derive(Debug)]
 pub(crate) struct ProgramGroup {
+    /// Its WGSL `@group` number (what users and messages see).
+    pub(crate) wgsl_group: u32,
     pub(crate) layout_key: LayoutKey,
     /// Range of `Program::bindings` in this group (sorted by binding number).
     pub(crate) first: usize,
@@ -51,8 +54,15 @@ pub(crate) struct Program {
     pub(crate) id: u64,
     pub(crate) shader: Arc<ShaderRecord>,
     pub(crate) stages: Stages,
+    /// The bindings its entry points use, in WGSL order (by group number, then binding number):
+    /// an operation's contents follow this order whatever program (claims) it has.
     pub(crate) bindings: Vec<ProgramBinding>,
+    /// Its groups by device slot: value groups after the others (`group_order.rs`).
     pub(crate) groups: SmallVec<[ProgramGroup; 4]>,
+    /// The WGSL group number of each device slot when it differs from the WGSL order (then
+    /// `module` holds the renumbered module).
+    pub(crate) device_order: Option<SmallVec<[u32; 8]>>,
+    module: std::sync::OnceLock<wgpu::ShaderModule>,
     pub(crate) pipeline_layout: wgpu::PipelineLayout,
     /// Vertex inputs of the vertex entry point.
     pub(crate) vertex_inputs: Vec<vgpu_core::VertexInput>,
@@ -65,6 +75,26 @@ pub(crate) struct Program {
 }
 
 impl Program {
+    /// The wgpu module its pipelines are made from: the shader's, or, when its groups take
+    /// another order on the device, the reflected module renumbered so (created on first use).
+    pub(crate) fn module<'a>(
+        &'a self,
+        ctx: &vgpu_core::GpuContext,
+    ) -> Result<&'a wgpu::ShaderModule> {
+        let Some(order) = &self.device_order else {
+            return self.shader.module(ctx);
+        };
+        if let Some(m) = self.module.get() {
+            return Ok(m);
+        }
+        let module = super::group_order::remap_module(self.shader.core.module(), order);
+        let m = ctx.create_shader_module(wgpu::ShaderModuleDescriptor {
+            label: Some(self.shader.label()),
+            source: wgpu::ShaderSource::Naga(std::borrow::Cow::Owned(module)),
+        })?;
+        Ok(self.module.get_or_init(|| m))
+    }
+
     /// Index of the binding named `name`.
     pub(crate) fn binding_index(&self, name: &str) -> Option<usize> {
         self.bindings.iter().position(|b| &*b.name == name)
@@ -176,7 +206,19 @@ impl State {
             check_gl_layouts(shader, &entries)?;
         }
         super::storage_access::check_storage_access(&self.ctx, shader, &entries)?;
-        let (bindings, groups) = self.register_groups(shader, &desc)?;
+        let (bindings, mut groups) = self.register_groups(shader, &desc)?;
+        let device_order = super::group_order::device_order(
+            &super::group_order::value_groups(&desc),
+            claims.claimed,
+        );
+        if let Some(order) = &device_order {
+            let mut by_wgsl: SmallVec<[Option<ProgramGroup>; 4]> =
+                groups.into_iter().map(Some).collect();
+            groups = order
+                .iter()
+                .filter_map(|&g| by_wgsl.get_mut(g as usize).and_then(Option::take))
+                .collect();
+        }
         let raw_layouts: Vec<Option<&wgpu::BindGroupLayout>> = groups
             .iter()
             .map(|g| self.bind.registry().layout(g.layout_key))
@@ -194,6 +236,8 @@ impl State {
             shader: shader.clone(),
             bindings,
             groups,
+            device_order,
+            module: std::sync::OnceLock::new(),
             pipeline_layout,
             vertex_inputs: find(Stage::Vertex)
                 .map(|e| e.vertex_inputs.clone())
@@ -249,7 +293,7 @@ impl State {
     }
 
     /// Registers each group's layout in the bind-group cache; returns the program's bindings,
-    /// group by group, and its groups.
+    /// group by group, and its groups, both in WGSL order.
     fn register_groups(
         &mut self,
         shader: &ShaderRecord,
@@ -280,6 +324,7 @@ impl State {
             let label = format!("{} group {}", shader.label(), g.group);
             let layout_key = self.bind.create_layout(&g.wgpu_entries(), &label)?;
             groups.push(ProgramGroup {
+                wgsl_group: g.group,
                 layout_key,
                 first,
                 len: g.entries.len(),

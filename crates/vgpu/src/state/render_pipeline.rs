@@ -34,7 +34,7 @@ pub(crate) fn create_render_pipeline(
     }
     check_stencil(label, state, sig)?;
     check_bias_clamp(ctx, label, state, sig)?;
-    let module = program.shader.module(ctx)?;
+    let module = program.module(ctx)?;
     let buffers: Vec<Option<wgpu::VertexBufferLayout<'_>>> = state
         .vertex_layouts
         .iter()
