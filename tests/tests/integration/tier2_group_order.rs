@@ -54,7 +54,7 @@ fn texel_texture(gpu: &Gpu, texel: [u8; 4]) -> Texture {
 
 /// Quadrant `q` (0 top-left, 1 top-right, 2 bottom-left, 3 bottom-right) in clip space.
 fn quadrant(q: usize) -> [f32; 4] {
-    let x = if q % 2 == 0 { -1.0 } else { 0.0 };
+    let x = if q.is_multiple_of(2) { -1.0 } else { 0.0 };
     let y = if q < 2 { 0.0 } else { -1.0 };
     [x, y, 1.0, 1.0]
 }
@@ -112,7 +112,7 @@ fn reordered_groups_draw_each_value_and_texture_across_frames() {
             draw.set("object", value! { rect: quadrant(q), color: colors[q] })
                 .unwrap();
             draw.set("gain", vgpu::Value::from(1.0f32)).unwrap();
-            draw.set("tex", if q % 2 == 0 { &white } else { &red })
+            draw.set("tex", if q.is_multiple_of(2) { &white } else { &red })
                 .unwrap();
             draw
         })
