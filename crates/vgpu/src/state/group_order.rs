@@ -15,7 +15,9 @@
 //!
 //! The cost: when a draw-by-draw changing resource group follows a value group that changes
 //! once per pass (a camera), that value group is re-emitted with it. Programs with claimed
-//! groups keep the WGSL order (the caller made those groups' bind groups for those numbers).
+//! groups keep the WGSL order (the caller made those groups' bind groups for those numbers), and
+//! so do all programs in a browser (WebGPU takes WGSL text: wgpu would write the renumbered module
+//! back to WGSL with naga's writer, and unwraps its result).
 
 use smallvec::SmallVec;
 use vgpu_core::PipelineLayoutDesc;

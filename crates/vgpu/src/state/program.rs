@@ -207,10 +207,16 @@ impl State {
         }
         super::storage_access::check_storage_access(&self.ctx, shader, &entries)?;
         let (bindings, mut groups) = self.register_groups(shader, &desc)?;
-        let device_order = super::group_order::device_order(
-            &super::group_order::value_groups(&desc),
-            claims.claimed,
-        );
+        // In a browser the renumbered module would go back to WGSL through naga's writer (whose
+        // result wgpu unwraps): the WGSL order is kept there.
+        let device_order = if self.ctx.adapter_info().backend == wgpu::Backend::BrowserWebGpu {
+            None
+        } else {
+            super::group_order::device_order(
+                &super::group_order::value_groups(&desc),
+                claims.claimed,
+            )
+        };
         if let Some(order) = &device_order {
             let mut by_wgsl: SmallVec<[Option<ProgramGroup>; 4]> =
                 groups.into_iter().map(Some).collect();
