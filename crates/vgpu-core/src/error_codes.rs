@@ -87,6 +87,12 @@ pub const ERROR_CODES: &[CodeInfo] = &[
         fix: "Fix the WGSL at the line and column shown.",
     },
     CodeInfo {
+        code: "VGPU-SHADER-MODULE",
+        variant: "ShaderError::Module",
+        meaning: "A shader composed from modules failed in one of them (a module or item missing, a path outside its folder, a parse or `@if` error, a limit, or naga's error at a declaration); names the module, line and column.",
+        fix: "Fix the module at the place shown, or the import that names it.",
+    },
+    CodeInfo {
         code: "VGPU-SHADER-VALIDATION",
         variant: "ShaderError::Validation",
         meaning: "The WGSL parses but naga's validator rejects it (types, uniformity, address spaces).",

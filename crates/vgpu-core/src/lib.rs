@@ -20,6 +20,7 @@ mod error;
 mod error_codes;
 mod label;
 mod layout;
+mod modules;
 mod pipeline_layout;
 mod plan;
 mod reflect;
@@ -44,6 +45,7 @@ pub use bind_layout::{BindGroupLayoutDesc, LayoutEntryDesc};
 pub use layout::{
     LayoutKind, MAX_GL_HAZARDS, MemberLayout, RuntimeArray, ScalarType, ShapeDifference, TypeLayout,
 };
+pub use modules::{MAX_MODULE_BYTES, MAX_MODULES, ModuleRoot, ShaderModules};
 pub use pipeline_layout::PipelineLayoutDesc;
 pub use plan::WritePlan;
 pub use plan::{f16_bits_to_f32, f32_to_f16_bits};

@@ -24,6 +24,23 @@ pub enum ShaderError {
         /// naga's rendered diagnostic (`emit_to_string_with_path`, the label as file name).
         diagnostic: String,
     },
+    /// A shader composed from modules (`ShaderModules`) failed in one of them: a module or item
+    /// missing, a path leaving its folder, a parse or `@if` error, a limit passed, or naga's
+    /// error in the composed text told at the declaration it falls in.
+    #[error("VGPU-SHADER-MODULE: shader {label:?}: {module}:{line}:{column}: {message}")]
+    Module {
+        /// The shader's label.
+        label: String,
+        /// The module: its file for a folder's module, its path for one in memory,
+        /// `package::module` for a package's.
+        module: String,
+        /// 1-based line in that module (0 when the error has no place in it).
+        line: u32,
+        /// 1-based column in that module (0 when the error has no place in it).
+        column: u32,
+        /// What is wrong.
+        message: String,
+    },
     /// The WGSL source parses but naga's validator rejects it.
     #[error("VGPU-SHADER-VALIDATION: shader {label:?} is invalid: {message}\n{diagnostic}")]
     Validation {
@@ -199,6 +216,7 @@ impl ErrorCode for ShaderError {
     fn code(&self) -> &'static str {
         match self {
             ShaderError::Parse { .. } => "VGPU-SHADER-PARSE",
+            ShaderError::Module { .. } => "VGPU-SHADER-MODULE",
             ShaderError::Validation { .. } => "VGPU-SHADER-VALIDATION",
             ShaderError::Limit { .. } => "VGPU-SHADER-LIMIT",
             ShaderError::Internal { .. } => "VGPU-SHADER-INTERNAL",

@@ -139,6 +139,7 @@ mod typed;
 mod typed_binding;
 mod typed_ref;
 mod uniforms;
+pub mod wgsl;
 
 pub use advisor::{Advice, Advisor, AdvisorReport};
 pub use auto_bundle::{DirectPass, DirectPasses, DirectReason};
@@ -173,7 +174,7 @@ pub use report::{Bound, FrameReport, SurfaceSkip, Verdict};
 pub use rgba_image::RgbaImage;
 pub use sampler::Sampler;
 pub use set_batch::SetBatch;
-pub use shader::Shader;
+pub use shader::{STD_PACKAGE, Shader};
 pub use surface::{Surface, SurfaceDesc};
 pub use target::Target;
 pub use target_desc::TargetDesc;
@@ -188,6 +189,7 @@ pub use typed_ref::TypedRef;
 pub use uniforms::{SharedUniforms, ValueArg};
 pub use vgpu_core::TypedMismatch;
 pub use vgpu_core::{BackendChoice, Label, SetError, ShaderError, StatsSnapshot, Value, value};
+pub use vgpu_core::{MAX_MODULE_BYTES, MAX_MODULES, ModuleRoot, ShaderModules};
 pub use vgpu_core::{OverrideInfo, OverrideType};
 /// `#[derive(vgpu::Uniform)]`: a struct with named fields laid out as the WGSL struct of the same
 /// members; see the trait [`Uniform`](trait@Uniform).

@@ -6,6 +6,9 @@ use crate::error::Result;
 use crate::gpu::Gpu;
 use crate::state::ShaderRecord;
 
+/// The package name of vgpu's standard library in composed shaders (`import vgpu::noise::…`).
+pub const STD_PACKAGE: &str = "vgpu";
+
 /// WGSL source parsed and validated by naga, with its reflection (bindings, entry points,
 /// layouts, write plans). Cheap to clone (an `Arc`); draws that share a `Shader` and pipeline
 /// state share pipelines and bind-group layouts. Belongs to the `Gpu` that created it (its wgpu
@@ -29,6 +32,48 @@ impl Gpu {
     pub fn shader(&self, label: &str, source: &str) -> Result<Shader> {
         self.ctx.check_device("Gpu::shader")?;
         let core = vgpu_core::Shader::for_context(&self.ctx, label, source)?;
+        Ok(Shader {
+            inner: Arc::new(ShaderRecord::new(core, self.id())),
+        })
+    }
+
+    /// The shader composed from `modules` (WESL `import` and `@if`; see [`ShaderModules`]) whose
+    /// root module is `root` (`"main"`, `"lit/main"`), then parsed, validated and reflected as
+    /// [`shader`](Self::shader) does. vgpu's standard library ([`crate::wgsl`]) is the package
+    /// `vgpu` (`import vgpu::noise::fbm2;`) unless `modules` brings a package of that name.
+    /// Errors name the module, line and column (`VGPU-SHADER-MODULE`), never the composed text.
+    ///
+    /// ```
+    /// # let gpu = vgpu::Gpu::noop();
+    /// let modules = vgpu::ShaderModules::memory([
+    ///     ("main", "import package::tint::shade;
+    ///               @fragment fn fs_main() -> @location(0) vec4f { return shade(0.5); }"),
+    ///     ("tint", "fn shade(x: f32) -> vec4f { return vec4f(x, x, x, 1.0); }"),
+    /// ]);
+    /// let shader = gpu.shader_from("tinted", &modules, "main")?;
+    /// # let _ = shader;
+    /// # Ok::<(), vgpu::Error>(())
+    /// ```
+    ///
+    /// [`ShaderModules`]: crate::ShaderModules
+    pub fn shader_from(
+        &self,
+        label: &str,
+        modules: &vgpu_core::ShaderModules,
+        root: &str,
+    ) -> Result<Shader> {
+        self.ctx.check_device("Gpu::shader_from")?;
+        let with_std;
+        let modules = if modules.has_package(STD_PACKAGE) {
+            modules
+        } else {
+            with_std = modules.clone().package(
+                STD_PACKAGE,
+                crate::wgsl::MODULES.iter().map(|m| (m.name, m.source)),
+            );
+            &with_std
+        };
+        let core = vgpu_core::Shader::from_modules_for_context(&self.ctx, label, modules, root)?;
         Ok(Shader {
             inner: Arc::new(ShaderRecord::new(core, self.id())),
         })

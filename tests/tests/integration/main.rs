@@ -60,6 +60,7 @@ mod tier2_samplers;
 mod tier2_scene;
 mod tier2_scene_plot;
 mod tier2_set_kinds;
+mod tier2_shader_modules;
 mod tier2_shared_block_shape;
 mod tier2_showcases;
 mod tier2_texture_data;

@@ -1,0 +1,199 @@
+//! Errors of composed shaders told in the modules' terms: a WESL error (resolution, import,
+//! `@if`, parse) at its module's line and column; a naga error in the composed text at the
+//! declaration it falls in, in the module that declaration came from.
+
+use std::ops::Range;
+
+use wesl::SourceMap;
+use wesl::syntax::{GlobalDeclaration, ModulePath};
+
+use super::ModuleResolver;
+use crate::shader_error::ShaderError;
+
+/// A composed shader: its WGSL and, per top-level declaration, where it is in that text and
+/// where it came from.
+#[derive(Debug)]
+pub(crate) struct Composed {
+    pub(crate) wgsl: String,
+    decls: Vec<DeclOrigin>,
+}
+
+/// Where one declaration of the composed text came from.
+#[derive(Debug)]
+struct DeclOrigin {
+    /// Its bytes in the composed text.
+    range: Range<usize>,
+    /// Its name as the module wrote it.
+    name: String,
+    /// The module's display name (its file for a folder's module).
+    module: String,
+    /// Line and column (1-based) of its start in that module.
+    line: u32,
+    column: u32,
+}
+
+/// 1-based line and column of byte `offset` of `source`.
+fn line_column(source: &str, offset: usize) -> (u32, u32) {
+    let offset = offset.min(source.len());
+    let before = source.get(..offset).unwrap_or(source);
+    let line = before.matches('\n').count() + 1;
+    let column = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
+    (line as u32, column as u32)
+}
+
+impl Composed {
+    /// Writes `result` as WGSL (directives, then declarations, as `wesl` does) noting each
+    /// declaration's range and origin.
+    pub(crate) fn new(result: wesl::CompileResult, resolver: &ModuleResolver<'_>) -> Composed {
+        let syntax = &result.syntax;
+        let mut wgsl = String::new();
+        for d in &syntax.global_directives {
+            wgsl.push_str(&format!("{d}\n"));
+        }
+        if !syntax.global_directives.is_empty() {
+            wgsl.push('\n');
+        }
+        let root = resolver.modules_read().into_iter().next();
+        let mut decls = Vec::new();
+        for decl in &syntax.global_declarations {
+            if matches!(decl.node(), GlobalDeclaration::Void) {
+                continue;
+            }
+            let start = wgsl.len();
+            wgsl.push_str(&format!("{decl}\n\n"));
+            let range = start..wgsl.len();
+            let ident = match decl.node() {
+                GlobalDeclaration::Declaration(d) => &d.ident,
+                GlobalDeclaration::TypeAlias(a) => &a.ident,
+                GlobalDeclaration::Struct(s) => &s.ident,
+                GlobalDeclaration::Function(f) => &f.ident,
+                _ => continue,
+            };
+            let mangled = ident.to_string();
+            let (module, name, source) =
+                match result.sourcemap.as_ref().and_then(|m| m.get_decl(&mangled)) {
+                    Some((path, item)) => {
+                        let (module, source) = resolver.module(path).unwrap_or_default();
+                        (module, item.to_owned(), source)
+                    }
+                    None => {
+                        let (_, module, source) = root.clone().unwrap_or_else(|| {
+                            (ModulePath::new_root(), String::new(), String::new())
+                        });
+                        (module, mangled, source)
+                    }
+                };
+            let (line, column) = line_column(&source, decl.span().start);
+            decls.push(DeclOrigin {
+                range,
+                name,
+                module,
+                line,
+                column,
+            });
+        }
+        Composed { wgsl, decls }
+    }
+
+    /// `error` of naga on the composed text, told at the declaration it falls in (by the line
+    /// naga gives): `VGPU-SHADER-MODULE` naming the module, the declaration, its line and column,
+    /// and naga's message; errors without a line, or outside every declaration, unchanged.
+    pub(crate) fn relocate(&self, error: ShaderError) -> ShaderError {
+        let (label, message, line) = match &error {
+            ShaderError::Parse {
+                label,
+                message,
+                line,
+                ..
+            } => (label, message, *line),
+            ShaderError::Validation {
+                label,
+                message,
+                diagnostic,
+            } => (label, message, diagnostic_line(diagnostic).unwrap_or(0)),
+            _ => return error,
+        };
+        if line == 0 {
+            return error;
+        }
+        let offset = self
+            .wgsl
+            .split_inclusive('\n')
+            .take(line as usize - 1)
+            .map(str::len)
+            .sum::<usize>();
+        let Some(d) = self.decls.iter().find(|d| d.range.contains(&offset)) else {
+            return error;
+        };
+        ShaderError::Module {
+            label: label.clone(),
+            module: d.module.clone(),
+            line: d.line,
+            column: d.column,
+            message: format!("in `{}`: {message}", d.name),
+        }
+    }
+}
+
+/// The first `name:line:column` location of a naga diagnostic (`┌─ wgsl:12:5`).
+fn diagnostic_line(diagnostic: &str) -> Option<u32> {
+    let at = diagnostic.find("┌─ ")? + "┌─ ".len();
+    let location = diagnostic[at..].lines().next()?;
+    let mut parts = location.rsplit(':');
+    let _column = parts.next()?;
+    parts.next()?.trim().parse().ok()
+}
+
+/// A WESL error as `VGPU-SHADER-MODULE`: the module it names (else the root), the line and
+/// column of its span in that module (0 when it has none), and its message.
+pub(crate) fn wesl_error(
+    label: &str,
+    root: &str,
+    resolver: &ModuleResolver<'_>,
+    error: &wesl::Error,
+) -> ShaderError {
+    let mut message = error.to_string();
+    let (mut module, mut line, mut column) = (root.to_owned(), 0, 0);
+    if let wesl::Error::Error(d) = error {
+        message = d.error.to_string();
+        if let Some(name) = &d.detail.display_name {
+            module = name.clone();
+        } else if let Some(path) = &d.detail.module_path {
+            module = resolver.display_name_of(path);
+        }
+        let source = d.detail.source.clone().or_else(|| {
+            d.detail
+                .module_path
+                .as_ref()
+                .and_then(|p| resolver.module(p))
+                .map(|(_, s)| s)
+        });
+        if let (Some(span), Some(source)) = (d.detail.span, source) {
+            (line, column) = line_column(&source, span.start);
+        }
+        if let Some(decl) = &d.detail.declaration {
+            message = format!("in `{decl}`: {message}");
+        }
+    }
+    ShaderError::Module {
+        label: label.to_owned(),
+        module,
+        line,
+        column,
+        message,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{diagnostic_line, line_column};
+
+    #[test]
+    fn lines_and_columns() {
+        assert_eq!(line_column("ab\ncd", 0), (1, 1));
+        assert_eq!(line_column("ab\ncd", 4), (2, 2));
+        assert_eq!(line_column("ab", 99), (1, 3));
+        assert_eq!(diagnostic_line("error: x\n  ┌─ wgsl:12:5\n  │"), Some(12));
+        assert_eq!(diagnostic_line("no location"), None);
+    }
+}

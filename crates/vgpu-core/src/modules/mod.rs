@@ -1,0 +1,209 @@
+//! Shaders composed from WGSL modules ([`ShaderModules`]): WESL `import` and `@if`, resolved by
+//! the `wesl` crate (the WESL reference compiler) over a folder on disk or modules in memory,
+//! plus named packages (vgpu's standard library is one). The composed WGSL then goes through
+//! naga and reflection as a single-string shader does; errors name the module (its file, line
+//! and column), not the composed text (`locate.rs`).
+
+mod locate;
+mod resolver;
+
+use std::path::PathBuf;
+
+use crate::shader_error::ShaderError;
+
+pub(crate) use resolver::ModuleResolver;
+
+/// Most modules one shader may load (its own and packages' together): a module tree past it is
+/// refused with `VGPU-SHADER-MODULE` instead of being read without end.
+pub const MAX_MODULES: usize = 256;
+/// Largest module source accepted, in bytes.
+pub const MAX_MODULE_BYTES: usize = 1 << 20;
+
+/// Where a shader's own modules come from.
+#[derive(Clone, Debug)]
+pub enum ModuleRoot {
+    /// Files under a folder: module `lit::main` (`import package::lit::main::…`) is
+    /// `<folder>/lit/main.wesl`, else `<folder>/lit/main.wgsl`. No module may name a file outside
+    /// the folder.
+    Folder(PathBuf),
+    /// Modules in memory, by path (`"lit/main"` or `"lit::main"`): for wasm32, tests and generated
+    /// code.
+    Memory(Vec<(String, String)>),
+}
+
+/// The modules a shader is composed from: its own (a folder or in memory), the `@if` features
+/// chosen for it, and packages imported by name (`import vgpu::noise::fbm2;`).
+///
+/// ```
+/// use vgpu_core::ShaderModules;
+/// let modules = ShaderModules::memory([
+///     ("main", "import package::colors::red; @fragment fn fs() -> @location(0) vec4f { return red(); }"),
+///     ("colors", "fn red() -> vec4f { return vec4f(1.0, 0.0, 0.0, 1.0); }"),
+/// ]);
+/// let wgsl = modules.compose("example", "main").unwrap();
+/// assert!(wgsl.contains("fn fs"));
+/// ```
+#[derive(Clone, Debug)]
+pub struct ShaderModules {
+    pub(crate) root: ModuleRoot,
+    pub(crate) features: Vec<(String, bool)>,
+    pub(crate) packages: Vec<Package>,
+}
+
+/// A package of modules imported by its name (`import <name>::<module>::<item>;`).
+#[derive(Clone, Debug)]
+pub(crate) struct Package {
+    pub(crate) name: String,
+    pub(crate) modules: Vec<(String, String)>,
+}
+
+impl ShaderModules {
+    /// Modules read from files under `folder` (`.wesl`, else `.wgsl`).
+    pub fn folder(folder: impl Into<PathBuf>) -> ShaderModules {
+        ShaderModules::with_root(ModuleRoot::Folder(folder.into()))
+    }
+
+    /// Modules given in memory as `(path, source)` pairs; a path's parts are separated by `/` or
+    /// `::` (`"lit/main"`).
+    pub fn memory<P: Into<String>, S: Into<String>>(
+        modules: impl IntoIterator<Item = (P, S)>,
+    ) -> ShaderModules {
+        ShaderModules::with_root(ModuleRoot::Memory(
+            modules
+                .into_iter()
+                .map(|(p, s)| (p.into(), s.into()))
+                .collect(),
+        ))
+    }
+
+    fn with_root(root: ModuleRoot) -> ShaderModules {
+        ShaderModules {
+            root,
+            features: Vec::new(),
+            packages: Vec::new(),
+        }
+    }
+
+    /// Sets the `@if` feature `name` (a feature no module tests is ignored; one a module tests
+    /// but that is not set is an error naming it).
+    #[must_use]
+    pub fn feature(mut self, name: &str, enabled: bool) -> ShaderModules {
+        match self.features.iter_mut().find(|(n, _)| n == name) {
+            Some(f) => f.1 = enabled,
+            None => self.features.push((name.to_owned(), enabled)),
+        }
+        self
+    }
+
+    /// Adds a package imported as `name` (`import <name>::<module>::<item>;`), its modules as
+    /// `(path, source)` pairs. A package of the same name given before is replaced.
+    #[must_use]
+    pub fn package<P: Into<String>, S: Into<String>>(
+        mut self,
+        name: &str,
+        modules: impl IntoIterator<Item = (P, S)>,
+    ) -> ShaderModules {
+        self.packages.retain(|p| p.name != name);
+        self.packages.push(Package {
+            name: name.to_owned(),
+            modules: modules
+                .into_iter()
+                .map(|(p, s)| (p.into(), s.into()))
+                .collect(),
+        });
+        self
+    }
+
+    /// Whether a package named `name` was added.
+    pub fn has_package(&self, name: &str) -> bool {
+        self.packages.iter().any(|p| p.name == name)
+    }
+
+    /// Where the shader's own modules come from.
+    pub fn root(&self) -> &ModuleRoot {
+        &self.root
+    }
+
+    /// Composes the shader whose root module is `root` (`"main"`, `"lit/main"`) into one WGSL
+    /// source: imports resolved, `@if` evaluated, declarations no entry point reaches stripped.
+    /// Fails with `VGPU-SHADER-MODULE` naming the module, line and column (a missing module or
+    /// item, a cycle, a parse error in a module, a path leaving the folder, a limit passed).
+    pub fn compose(&self, label: &str, root: &str) -> Result<String, ShaderError> {
+        self.compose_mapped(label, root).map(|c| c.wgsl)
+    }
+
+    /// [`compose`](Self::compose), keeping what maps the composed text back to the modules.
+    pub(crate) fn compose_mapped(&self, label: &str, root: &str) -> Result<Composed, ShaderError> {
+        let resolver = ModuleResolver::new(self);
+        let root_path = resolver::module_path(root).ok_or_else(|| ShaderError::Module {
+            label: label.to_owned(),
+            module: root.to_owned(),
+            line: 0,
+            column: 0,
+            message:
+                "a root module path is names of letters, digits and `_`, separated by `/` or `::`"
+                    .to_owned(),
+        })?;
+        let mut options = wesl::CompileOptions {
+            validate: false,
+            ..Default::default()
+        };
+        // A feature a module tests that was not set is an error naming it, not silently off.
+        options.features.default = wesl::Feature::Error;
+        for (name, enabled) in &self.features {
+            options
+                .features
+                .flags
+                .insert(name.clone(), wesl::Feature::from(*enabled));
+        }
+        let mangler = wesl::EscapeMangler;
+        let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            wesl::compile_sourcemap(&root_path, &resolver, &mangler, &options)
+        }))
+        .map_err(|panic| ShaderError::Internal {
+            label: label.to_owned(),
+            message: format!("the WESL compiler panicked: {}", panic_message(&panic)),
+        })?
+        .map_err(|e| locate::wesl_error(label, root, &resolver, &e))?;
+        Ok(Composed::new(result, &resolver))
+    }
+}
+
+pub(crate) use locate::Composed;
+
+/// A caught panic's message.
+fn panic_message(panic: &Box<dyn std::any::Any + Send>) -> String {
+    panic
+        .downcast_ref::<&str>()
+        .map(|s| (*s).to_owned())
+        .or_else(|| panic.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "(no message)".to_owned())
+}
+
+impl crate::Shader {
+    /// The shader composed from `modules` with root module `root`, parsed, validated and
+    /// reflected as [`Shader::for_context`](crate::Shader::for_context) does; naga's errors are
+    /// told at the module declaration they fall in (`VGPU-SHADER-MODULE`).
+    pub fn from_modules_for_context(
+        ctx: &crate::GpuContext,
+        label: &str,
+        modules: &ShaderModules,
+        root: &str,
+    ) -> Result<crate::Shader, ShaderError> {
+        let composed = modules.compose_mapped(label, root)?;
+        crate::Shader::for_context(ctx, label, &composed.wgsl).map_err(|e| composed.relocate(e))
+    }
+
+    /// [`from_modules_for_context`](Self::from_modules_for_context) with explicit options (no
+    /// device).
+    pub fn from_modules(
+        label: &str,
+        modules: &ShaderModules,
+        root: &str,
+        options: crate::ShaderOptions,
+    ) -> Result<crate::Shader, ShaderError> {
+        let composed = modules.compose_mapped(label, root)?;
+        crate::Shader::with_options(label, &composed.wgsl, options)
+            .map_err(|e| composed.relocate(e))
+    }
+}

@@ -1,0 +1,317 @@
+//! Shaders composed from WGSL modules (issue 34, items 1, 5 and 6): `Gpu::shader_from` with
+//! `ShaderModules` (WESL `import` and `@if` through the `wesl` crate).
+//!
+//! Tier 2 (vulkan and gl): a shader composed from three modules in two folders on disk renders
+//! their colors; the same modules in memory render the same; an `@if` feature chosen per shader
+//! changes the pixels. Tier 1 (every device, noop included): the reflection keeps the names the
+//! modules wrote (bindings, entry points, overrides); each kind of bad input is a
+//! `VGPU-SHADER-MODULE` naming the module (and its line where it has one): a missing module or
+//! item, a parse error in an imported module, a type error in an imported function (naga's,
+//! told at that module's declaration), a feature not set, a root path that is not a module
+//! path, a module file outside the folder (a symbolic link), a file that is not UTF-8, more
+//! modules than `MAX_MODULES`; an import cycle composes or fails, never hangs.
+
+use std::path::PathBuf;
+
+use vgpu::{Gpu, PassDesc, ShaderModules};
+
+/// The root module: imports from two folders, draws a fullscreen triangle whose color is the
+/// sum of both modules' parts.
+const MAIN: &str = "
+import package::materials::paint::{base_color, Paint};
+import package::util::mix::halve;
+
+@group(0) @binding(0) var<uniform> paint: Paint;
+
+@vertex fn vs_main(@builtin(vertex_index) i: u32) -> @builtin(position) vec4f {
+    let p = vec2f(f32((i << 1u) & 2u), f32(i & 2u));
+    return vec4f(p * 2.0 - 1.0, 0.0, 1.0);
+}
+
+@fragment fn fs_main() -> @location(0) vec4f {
+    return vec4f(halve(base_color(paint)), 1.0);
+}
+";
+
+/// `materials/paint`: a struct and a function that uses the third module.
+const PAINT: &str = "
+import package::util::mix::boost;
+
+struct Paint { color: vec3f, gain: f32 }
+
+fn base_color(p: Paint) -> vec3f {
+    @if(warm) let tint = vec3f(1.0, 0.0, 0.0);
+    @else let tint = vec3f(0.0, 0.0, 0.0);
+    return boost(p.color * p.gain) + tint;
+}
+";
+
+/// `util/mix`.
+const MIX: &str = "
+fn halve(c: vec3f) -> vec3f { return c * 0.5; }
+fn boost(c: vec3f) -> vec3f { return c * 2.0; }
+";
+
+/// A fresh folder under the system temp dir with `files` (relative path, contents).
+fn folder(name: &str, files: &[(&str, &[u8])]) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("vgpu-modules-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    for (path, contents) in files {
+        let file = dir.join(path);
+        std::fs::create_dir_all(file.parent().unwrap()).unwrap();
+        std::fs::write(file, contents).unwrap();
+    }
+    dir
+}
+
+fn three_modules() -> ShaderModules {
+    ShaderModules::folder(folder(
+        "three",
+        &[
+            ("main.wesl", MAIN.as_bytes()),
+            ("materials/paint.wesl", PAINT.as_bytes()),
+            ("util/mix.wgsl", MIX.as_bytes()),
+        ],
+    ))
+}
+
+/// Renders `modules` (root `main`) with paint color `color`, gain 1, into an 8×8 target.
+fn render(gpu: &Gpu, modules: &ShaderModules, color: [f32; 3]) -> [u8; 4] {
+    let shader = gpu.shader_from("composed", modules, "main").unwrap();
+    let draw = gpu.draw(&shader, Default::default()).unwrap();
+    draw.set("paint", vgpu::value! { color: color, gain: 1.0 })
+        .unwrap();
+    let target = gpu.target(8, 8).unwrap();
+    gpu.frame(|f| f.pass(PassDesc::new(&target), |p| p.draw(&draw)))
+        .unwrap();
+    let image = target.read_rgba8().unwrap();
+    let px = image.pixel(4, 4).unwrap();
+    vgpu_tests::assert_all_pixels(&image, px, "one color everywhere");
+    px
+}
+
+/// Three modules in two folders (`materials/`, `util/`) on disk: the color is
+/// `halve(boost(color))` = `color`; the same modules in memory render the same; with `warm` on,
+/// red is added.
+#[test]
+fn three_modules_in_two_folders_render_their_colors() {
+    let Some(gpu) = vgpu_tests::real_gpu() else {
+        return;
+    };
+    let disk = three_modules().feature("warm", false);
+    assert_eq!(render(&gpu, &disk, [0.0, 0.6, 0.2]), [0, 153, 51, 255]);
+    let memory = ShaderModules::memory([
+        ("main", MAIN),
+        ("materials/paint", PAINT),
+        ("util::mix", MIX),
+    ])
+    .feature("warm", false);
+    assert_eq!(render(&gpu, &memory, [0.0, 0.6, 0.2]), [0, 153, 51, 255]);
+    let warm = memory.feature("warm", true);
+    assert_eq!(render(&gpu, &warm, [0.0, 0.6, 0.2]), [128, 153, 51, 255]);
+    assert!(gpu.take_uncaptured_errors().is_empty());
+}
+
+/// The reflection of a composed shader names what the modules wrote: the root's binding and
+/// entry points, and an override declared in an imported module keeps its name.
+#[test]
+fn reflection_keeps_the_names_the_modules_wrote() {
+    let gpu = Gpu::noop();
+    let modules = ShaderModules::memory([
+        (
+            "main",
+            "import package::knobs::level;
+             @group(0) @binding(0) var<storage, read_write> out: array<f32>;
+             @compute @workgroup_size(1) fn cs_main() { out[0] = level(); }",
+        ),
+        (
+            "knobs",
+            "override brightness: f32 = 0.5;
+             fn level() -> f32 { return brightness; }",
+        ),
+    ]);
+    let shader = gpu.shader_from("knobs", &modules, "main").unwrap();
+    let refl = shader.reflection();
+    assert!(refl.bindings().iter().any(|b| b.name == "out"));
+    assert!(refl.entry_points().iter().any(|e| e.name == "cs_main"));
+    let names: Vec<&str> = refl.overrides().iter().map(|o| o.name.as_str()).collect();
+    assert_eq!(names.len(), 1, "one override: {names:?}");
+    assert!(
+        names[0].contains("brightness"),
+        "the override keeps its name (possibly package-qualified): {names:?}"
+    );
+}
+
+/// The message of `result`'s error, asserting it is `VGPU-SHADER-MODULE` and contains every
+/// part of `expected`.
+#[track_caller]
+fn assert_module_error<T: std::fmt::Debug>(result: vgpu::Result<T>, expected: &[&str]) {
+    let error = result.expect_err("composition must fail");
+    let message = error.to_string();
+    eprintln!("{message}");
+    assert_eq!(error.code(), "VGPU-SHADER-MODULE", "{message}");
+    for part in expected {
+        assert!(message.contains(part), "{message:?} should name {part:?}");
+    }
+}
+
+#[test]
+fn a_missing_module_or_item_names_it() {
+    let gpu = Gpu::noop();
+    let missing_module = ShaderModules::memory([(
+        "main",
+        "import package::nowhere::thing; @fragment fn fs() -> @location(0) vec4f { return thing(); }",
+    )]);
+    let e = gpu.shader_from("m", &missing_module, "main").unwrap_err();
+    assert_eq!(e.code(), "VGPU-SHADER-MODULE");
+    assert_module_error(gpu.shader_from("m", &missing_module, "main"), &["nowhere"]);
+    let missing_item = ShaderModules::memory([
+        (
+            "main",
+            "import package::lib::absent; @fragment fn fs() -> @location(0) vec4f { return absent(); }",
+        ),
+        ("lib", "fn present() -> vec4f { return vec4f(1.0); }"),
+    ]);
+    assert_module_error(gpu.shader_from("m", &missing_item, "main"), &["absent"]);
+    let no_root = ShaderModules::memory([("lib", "fn f() {}")]);
+    assert_module_error(gpu.shader_from("m", &no_root, "main"), &["main"]);
+    assert_module_error(
+        gpu.shader_from("m", &no_root, "../etc/passwd"),
+        &["../etc/passwd"],
+    );
+    let unknown_package = ShaderModules::memory([(
+        "main",
+        "import nopkg::x::y; @fragment fn fs() -> @location(0) vec4f { return y(); }",
+    )]);
+    assert_module_error(gpu.shader_from("m", &unknown_package, "main"), &["nopkg"]);
+}
+
+/// A parse error in an imported module names that module and its line (3), not the composed
+/// text; a type error in an imported function (naga's) names the module and the function's
+/// line (2).
+#[test]
+fn errors_in_an_imported_module_name_its_path_and_line() {
+    let gpu = Gpu::noop();
+    let parse = ShaderModules::memory([
+        (
+            "main",
+            "import package::shading::light::light; @fragment fn fs() -> @location(0) vec4f { return light(); }",
+        ),
+        (
+            "shading/light",
+            "// shading\nfn light() -> vec4f {\n    return vec4f(1.0 +);\n}\n",
+        ),
+    ]);
+    assert_module_error(gpu.shader_from("m", &parse, "main"), &["shading/light:3:"]);
+    let types = ShaderModules::memory([
+        (
+            "main",
+            "import package::shading::light::light; @fragment fn fs() -> @location(0) vec4f { return light(); }",
+        ),
+        (
+            "shading/light",
+            "// shading\nfn light() -> vec4f {\n    return 1u;\n}\n",
+        ),
+    ]);
+    assert_module_error(
+        gpu.shader_from("m", &types, "main"),
+        &["shading/light:2:", "light"],
+    );
+}
+
+#[test]
+fn a_feature_tested_but_not_set_is_an_error_naming_it() {
+    let gpu = Gpu::noop();
+    let modules = ShaderModules::memory([
+        ("main", MAIN),
+        ("materials/paint", PAINT),
+        ("util/mix", MIX),
+    ]);
+    assert_module_error(gpu.shader_from("m", &modules, "main"), &["warm"]);
+}
+
+/// A module file that is a symbolic link to a file outside the folder is refused; a file that
+/// is not UTF-8 is refused naming it; both leave the `Gpu` working.
+#[test]
+fn files_outside_the_folder_or_not_utf8_are_refused() {
+    let gpu = Gpu::noop();
+    let outside = folder(
+        "outside",
+        &[("secret.wgsl", b"fn leaked() -> f32 { return 1.0; }")],
+    );
+    let dir = folder(
+        "escape",
+        &[
+            (
+                "main.wesl",
+                b"import package::link::leaked; @fragment fn fs() -> @location(0) vec4f { return vec4f(leaked()); }",
+            ),
+            ("bad.wesl", b"fn f() {} \xff\xfe"),
+        ],
+    );
+    #[cfg(unix)]
+    std::os::unix::fs::symlink(outside.join("secret.wgsl"), dir.join("link.wgsl")).unwrap();
+    #[cfg(unix)]
+    assert_module_error(
+        gpu.shader_from("m", &ShaderModules::folder(&dir), "main"),
+        &["outside the folder"],
+    );
+    assert_module_error(
+        gpu.shader_from("m", &ShaderModules::folder(&dir), "bad"),
+        &["not UTF-8"],
+    );
+    assert!(
+        gpu.shader("still", "@compute @workgroup_size(1) fn main() {}")
+            .is_ok()
+    );
+}
+
+/// A chain of more modules than `MAX_MODULES` is refused; a cycle of two modules importing each
+/// other composes or is refused, and returns.
+#[test]
+fn deep_trees_are_bounded_and_cycles_return() {
+    let gpu = Gpu::noop();
+    let n = vgpu::MAX_MODULES + 2;
+    let mut modules: Vec<(String, String)> = (0..n)
+        .map(|i| {
+            (
+                format!("m{i}"),
+                format!(
+                    "import package::m{}::f{}; fn f{i}() -> f32 {{ return f{}(); }}",
+                    i + 1,
+                    i + 1,
+                    i + 1
+                ),
+            )
+        })
+        .collect();
+    modules.push((
+        format!("m{n}"),
+        format!("fn f{n}() -> f32 {{ return 1.0; }}"),
+    ));
+    modules.push((
+        "main".to_owned(),
+        "import package::m0::f0; @fragment fn fs() -> @location(0) vec4f { return vec4f(f0()); }"
+            .to_owned(),
+    ));
+    assert_module_error(
+        gpu.shader_from("deep", &ShaderModules::memory(modules), "main"),
+        &["modules"],
+    );
+    let cycle = ShaderModules::memory([
+        (
+            "main",
+            "import package::a::fa; @fragment fn fs() -> @location(0) vec4f { return vec4f(fa()); }",
+        ),
+        (
+            "a",
+            "import package::b::fb; fn fa() -> f32 { return fb(); } fn ga() -> f32 { return 2.0; }",
+        ),
+        (
+            "b",
+            "import package::a::ga; fn fb() -> f32 { return ga(); }",
+        ),
+    ]);
+    // WESL allows modules to import each other: this composes; it must return either way.
+    let _ = gpu.shader_from("cycle", &cycle, "main");
+}
