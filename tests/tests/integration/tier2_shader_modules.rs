@@ -164,7 +164,10 @@ fn a_missing_module_or_item_names_it() {
     )]);
     let e = gpu.shader_from("m", &missing_module, "main").unwrap_err();
     assert_eq!(e.code(), "VGPU-SHADER-MODULE");
-    assert_module_error(gpu.shader_from("m", &missing_module, "main"), &["nowhere"]);
+    assert_module_error(
+        gpu.shader_from("m", &missing_module, "main"),
+        &["main:1:17", "nowhere"],
+    );
     let missing_item = ShaderModules::memory([
         (
             "main",
@@ -172,7 +175,10 @@ fn a_missing_module_or_item_names_it() {
         ),
         ("lib", "fn present() -> vec4f { return vec4f(1.0); }"),
     ]);
-    assert_module_error(gpu.shader_from("m", &missing_item, "main"), &["absent"]);
+    assert_module_error(
+        gpu.shader_from("m", &missing_item, "main"),
+        &["main:1:", "absent"],
+    );
     let no_root = ShaderModules::memory([("lib", "fn f() {}")]);
     assert_module_error(gpu.shader_from("m", &no_root, "main"), &["main"]);
     assert_module_error(
@@ -215,7 +221,10 @@ fn errors_in_an_imported_module_name_its_path_and_line() {
     ]);
     assert_module_error(
         gpu.shader_from("m", &types, "main"),
-        &["shading/light:2:", "light"],
+        &[
+            "shading/light:2:1",
+            "in `light`: Function [0] 'light' is invalid",
+        ],
     );
 }
 

@@ -25,6 +25,8 @@ struct DeclOrigin {
     range: Range<usize>,
     /// Its name as the module wrote it.
     name: String,
+    /// Its name in the composed text (mangled when it came from an imported module).
+    mangled: String,
     /// The module's display name (its file for a folder's module).
     module: String,
     /// Line and column (1-based) of its start in that module.
@@ -86,6 +88,7 @@ impl Composed {
             let (line, column) = line_column(&source, decl.span().start);
             decls.push(DeclOrigin {
                 range,
+                mangled: ident.to_string(),
                 name,
                 module,
                 line,
@@ -130,8 +133,19 @@ impl Composed {
             module: d.module.clone(),
             line: d.line,
             column: d.column,
-            message: format!("in `{}`: {message}", d.name),
+            message: format!("in `{}`: {}", d.name, self.unmangle(message)),
         }
+    }
+}
+
+impl Composed {
+    /// `text` with the composed text's mangled names replaced by the names the modules wrote.
+    fn unmangle(&self, text: &str) -> String {
+        let mut out = text.to_owned();
+        for d in self.decls.iter().filter(|d| d.mangled != d.name) {
+            out = out.replace(&d.mangled, &d.name);
+        }
+        out
     }
 }
 
@@ -168,8 +182,25 @@ pub(crate) fn wesl_error(
                 .and_then(|p| resolver.module(p))
                 .map(|(_, s)| s)
         });
-        if let (Some(span), Some(source)) = (d.detail.span, source) {
-            (line, column) = line_column(&source, span.start);
+        match (d.detail.span, source) {
+            (Some(span), Some(source)) => (line, column) = line_column(&source, span.start),
+            (None, source) => {
+                // An import that names a missing module or item has no span: its place is the
+                // import statement that names it, in this module or (a missing item is told in
+                // the module that lacks it) in the first module read that imports it.
+                if let Some(needle) = missing_import(&d.error) {
+                    let here = source.map(|s| (module.clone(), s));
+                    let found = here
+                        .into_iter()
+                        .chain(resolver.modules_read().into_iter().map(|(_, n, s)| (n, s)))
+                        .find_map(|(n, s)| import_at(&s, &needle).map(|at| (n, s, at)));
+                    if let Some((n, s, at)) = found {
+                        module = n;
+                        (line, column) = line_column(&s, at);
+                    }
+                }
+            }
+            (Some(_), None) => {}
         }
         if let Some(decl) = &d.detail.declaration {
             message = format!("in `{decl}`: {message}");
@@ -184,9 +215,43 @@ pub(crate) fn wesl_error(
     }
 }
 
+/// What a failed import names: the missing item, else the missing module's last part.
+fn missing_import(error: &wesl::Error) -> Option<String> {
+    let resolve = match error {
+        wesl::Error::ImportError(wesl::ImportError::MissingDecl(_, item)) => {
+            return Some(item.clone());
+        }
+        wesl::Error::ImportError(wesl::ImportError::ResolveError(r)) => r,
+        wesl::Error::ResolveError(r) => r,
+        _ => return None,
+    };
+    match resolve {
+        wesl::ResolveError::ModuleNotFound(path, _) => path.components.last().cloned(),
+        wesl::ResolveError::FileNotFound(file, _) => {
+            file.file_stem().map(|s| s.to_string_lossy().into_owned())
+        }
+        wesl::ResolveError::Error(_) => None,
+    }
+}
+
+/// Byte offset of `name` in the first `import` statement of `source` that names it.
+fn import_at(source: &str, name: &str) -> Option<usize> {
+    let mut offset = 0;
+    for line in source.split_inclusive('\n') {
+        if let Some(i) = line.find("import") {
+            let rest = &line[i..];
+            if let Some(j) = rest.find(name) {
+                return Some(offset + i + j);
+            }
+        }
+        offset += line.len();
+    }
+    None
+}
+
 #[cfg(test)]
 mod tests {
-    use super::{diagnostic_line, line_column};
+    use super::{diagnostic_line, import_at, line_column};
 
     #[test]
     fn lines_and_columns() {
@@ -195,5 +260,7 @@ mod tests {
         assert_eq!(line_column("ab", 99), (1, 3));
         assert_eq!(diagnostic_line("error: x\n  ┌─ wgsl:12:5\n  │"), Some(12));
         assert_eq!(diagnostic_line("no location"), None);
+        assert_eq!(import_at("fn a() {}\nimport package::x::y;", "x"), Some(26));
+        assert_eq!(import_at("fn x() {}", "x"), None);
     }
 }
