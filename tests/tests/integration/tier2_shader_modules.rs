@@ -113,33 +113,64 @@ fn three_modules_in_two_folders_render_their_colors() {
 }
 
 /// The reflection of a composed shader names what the modules wrote: the root's binding and
-/// entry points, and an override declared in an imported module keeps its name.
+/// entry point, a binding, a struct and an override declared in an imported module keep their
+/// names (a draw sets the binding by that name); two modules that declare the same name keep
+/// WESL's package-qualified names for both (no silent merge).
 #[test]
 fn reflection_keeps_the_names_the_modules_wrote() {
     let gpu = Gpu::noop();
     let modules = ShaderModules::memory([
         (
             "main",
-            "import package::knobs::level;
+            "import package::knobs::{level, Knob, knob};
              @group(0) @binding(0) var<storage, read_write> out: array<f32>;
-             @compute @workgroup_size(1) fn cs_main() { out[0] = level(); }",
+             @compute @workgroup_size(1) fn cs_main() { out[0] = level() * knob.scale; }",
         ),
         (
             "knobs",
             "override brightness: f32 = 0.5;
+             struct Knob { scale: f32 }
+             @group(1) @binding(0) var<uniform> knob: Knob;
              fn level() -> f32 { return brightness; }",
         ),
     ]);
     let shader = gpu.shader_from("knobs", &modules, "main").unwrap();
     let refl = shader.reflection();
-    assert!(refl.bindings().iter().any(|b| b.name == "out"));
+    let mut bindings: Vec<&str> = refl.bindings().iter().map(|b| b.name.as_str()).collect();
+    bindings.sort_unstable();
+    assert_eq!(bindings, ["knob", "out"]);
     assert!(refl.entry_points().iter().any(|e| e.name == "cs_main"));
     let names: Vec<&str> = refl.overrides().iter().map(|o| o.name.as_str()).collect();
-    assert_eq!(names.len(), 1, "one override: {names:?}");
-    assert!(
-        names[0].contains("brightness"),
-        "the override keeps its name (possibly package-qualified): {names:?}"
-    );
+    assert_eq!(names, ["brightness"]);
+    let knob = refl.bindings().iter().find(|b| b.name == "knob").unwrap();
+    assert_eq!(knob.type_name, "Knob");
+    let compute = gpu.compute(&shader, vgpu::ComputeDesc::default()).unwrap();
+    compute.set("knob", vgpu::value! { scale: 2.0 }).unwrap();
+
+    let clash = ShaderModules::memory([
+        (
+            "main",
+            "import package::a::fa; import package::b::fb;
+             @compute @workgroup_size(1) fn cs_main() { let x = fa() + fb(); }",
+        ),
+        (
+            "a",
+            "@group(0) @binding(0) var<uniform> params: vec4f; fn fa() -> f32 { return params.x; }",
+        ),
+        (
+            "b",
+            "@group(0) @binding(1) var<uniform> params: vec4f; fn fb() -> f32 { return params.y; }",
+        ),
+    ]);
+    let shader = gpu.shader_from("clash", &clash, "main").unwrap();
+    let mut names: Vec<&str> = shader
+        .reflection()
+        .bindings()
+        .iter()
+        .map(|b| b.name.as_str())
+        .collect();
+    names.sort_unstable();
+    assert_eq!(names, ["package_a_params", "package_b_params"]);
 }
 
 /// The message of `result`'s error, asserting it is `VGPU-SHADER-MODULE` and contains every

@@ -34,6 +34,69 @@ struct DeclOrigin {
     column: u32,
 }
 
+/// The identifier of a top-level declaration (none for `const_assert`).
+fn decl_ident(decl: &GlobalDeclaration) -> Option<&wesl::syntax::Ident> {
+    match decl {
+        GlobalDeclaration::Declaration(d) => Some(&d.ident),
+        GlobalDeclaration::TypeAlias(a) => Some(&a.ident),
+        GlobalDeclaration::Struct(s) => Some(&s.ident),
+        GlobalDeclaration::Function(f) => Some(&f.ident),
+        _ => None,
+    }
+}
+
+/// Gives imported declarations back the names their modules wrote (WESL mangles them to
+/// `package_module_name`), so that bindings, overrides, structs and functions reflect and fail
+/// under the names users know: each declaration whose written name no other declaration has
+/// (written or mangled) and no other identifier of the composed text uses (a local, a field
+/// access aside) is renamed; the others keep their mangled names.
+/// Returns the mangled name of each renamed declaration, by its new name.
+fn restore_names(
+    syntax: &mut wesl::syntax::TranslationUnit,
+    map: &wesl::BasicSourceMap,
+) -> std::collections::HashMap<String, String> {
+    let text = syntax.to_string();
+    let mut used = std::collections::HashSet::new();
+    let bytes = text.as_bytes();
+    let mut i = 0;
+    while i < bytes.len() {
+        let c = bytes[i];
+        if c.is_ascii_alphabetic() || c == b'_' {
+            let start = i;
+            while i < bytes.len() && (bytes[i].is_ascii_alphanumeric() || bytes[i] == b'_') {
+                i += 1;
+            }
+            if start == 0 || bytes[start - 1] != b'.' {
+                used.insert(&text[start..i]);
+            }
+        } else {
+            i += 1;
+        }
+    }
+    let mut written: std::collections::HashMap<String, usize> = Default::default();
+    let mut renames = Vec::new();
+    for decl in &syntax.global_declarations {
+        let Some(ident) = decl_ident(decl.node()) else {
+            continue;
+        };
+        let mangled = ident.to_string();
+        if let Some((_, item)) = map.get_decl(&mangled) {
+            *written.entry(item.to_owned()).or_default() += 1;
+            if item != mangled {
+                renames.push((ident.clone(), item.to_owned()));
+            }
+        }
+    }
+    let mut renamed = std::collections::HashMap::new();
+    for (mut ident, name) in renames {
+        if written.get(&name) == Some(&1) && !used.contains(name.as_str()) {
+            renamed.insert(name.clone(), ident.to_string());
+            ident.rename(name);
+        }
+    }
+    renamed
+}
+
 /// 1-based line and column of byte `offset` of `source`.
 fn line_column(source: &str, offset: usize) -> (u32, u32) {
     let offset = offset.min(source.len());
@@ -46,7 +109,11 @@ fn line_column(source: &str, offset: usize) -> (u32, u32) {
 impl Composed {
     /// Writes `result` as WGSL (directives, then declarations, as `wesl` does) noting each
     /// declaration's range and origin.
-    pub(crate) fn new(result: wesl::CompileResult, resolver: &ModuleResolver<'_>) -> Composed {
+    pub(crate) fn new(mut result: wesl::CompileResult, resolver: &ModuleResolver<'_>) -> Composed {
+        let renamed = match &result.sourcemap {
+            Some(map) => restore_names(&mut result.syntax, map),
+            None => Default::default(),
+        };
         let syntax = &result.syntax;
         let mut wgsl = String::new();
         for d in &syntax.global_directives {
@@ -64,14 +131,11 @@ impl Composed {
             let start = wgsl.len();
             wgsl.push_str(&format!("{decl}\n\n"));
             let range = start..wgsl.len();
-            let ident = match decl.node() {
-                GlobalDeclaration::Declaration(d) => &d.ident,
-                GlobalDeclaration::TypeAlias(a) => &a.ident,
-                GlobalDeclaration::Struct(s) => &s.ident,
-                GlobalDeclaration::Function(f) => &f.ident,
-                _ => continue,
+            let Some(ident) = decl_ident(decl.node()) else {
+                continue;
             };
-            let mangled = ident.to_string();
+            let current = ident.to_string();
+            let mangled = renamed.get(&current).cloned().unwrap_or(current);
             let (module, name, source) =
                 match result.sourcemap.as_ref().and_then(|m| m.get_decl(&mangled)) {
                     Some((path, item)) => {
