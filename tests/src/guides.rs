@@ -26,6 +26,9 @@ pub mod pipelines {}
 #[doc = include_str!("../../docs/textures.md")]
 pub mod textures {}
 
+#[doc = include_str!("../../docs/shader-modules.md")]
+pub mod shader_modules {}
+
 #[doc = include_str!("../../docs/measuring.md")]
 pub mod measuring {}
 

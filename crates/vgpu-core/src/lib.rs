@@ -45,7 +45,6 @@ pub use bind_layout::{BindGroupLayoutDesc, LayoutEntryDesc};
 pub use layout::{
     LayoutKind, MAX_GL_HAZARDS, MemberLayout, RuntimeArray, ScalarType, ShapeDifference, TypeLayout,
 };
-pub use modules::{MAX_MODULE_BYTES, MAX_MODULES, ModuleRoot, ShaderModules};
 pub use pipeline_layout::PipelineLayoutDesc;
 pub use plan::WritePlan;
 pub use plan::{f16_bits_to_f32, f32_to_f16_bits};
@@ -58,6 +57,7 @@ pub use shader::{MemberRef, Shader, ShaderOptions, naga_capabilities};
 pub use shader_error::ShaderError;
 pub use typed_shape::{RustField, RustShape};
 pub use value::{FieldName, StructBuilder, Value};
+pub use vgpu_modules::{MAX_MODULE_BYTES, MAX_MODULES, ModuleError, ModuleRoot, ShaderModules};
 pub use wait::block_on;
 
 // Plumbing for the other crates of the workspace, not for users.

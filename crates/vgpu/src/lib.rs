@@ -189,7 +189,7 @@ pub use typed_ref::TypedRef;
 pub use uniforms::{SharedUniforms, ValueArg};
 pub use vgpu_core::TypedMismatch;
 pub use vgpu_core::{BackendChoice, Label, SetError, ShaderError, StatsSnapshot, Value, value};
-pub use vgpu_core::{MAX_MODULE_BYTES, MAX_MODULES, ModuleRoot, ShaderModules};
+pub use vgpu_core::{MAX_MODULE_BYTES, MAX_MODULES, ModuleError, ModuleRoot, ShaderModules};
 pub use vgpu_core::{OverrideInfo, OverrideType};
 /// `#[derive(vgpu::Uniform)]`: a struct with named fields laid out as the WGSL struct of the same
 /// members; see the trait [`Uniform`](trait@Uniform).

@@ -7,7 +7,7 @@ use crate::gpu::Gpu;
 use crate::state::ShaderRecord;
 
 /// The package name of vgpu's standard library in composed shaders (`import vgpu::noise::…`).
-pub const STD_PACKAGE: &str = "vgpu";
+pub const STD_PACKAGE: &str = vgpu_modules::wgsl::PACKAGE;
 
 /// WGSL source parsed and validated by naga, with its reflection (bindings, entry points,
 /// layouts, write plans). Cheap to clone (an `Arc`); draws that share a `Shader` and pipeline
@@ -63,17 +63,8 @@ impl Gpu {
         root: &str,
     ) -> Result<Shader> {
         self.ctx.check_device("Gpu::shader_from")?;
-        let with_std;
-        let modules = if modules.has_package(STD_PACKAGE) {
-            modules
-        } else {
-            with_std = modules.clone().package(
-                STD_PACKAGE,
-                crate::wgsl::MODULES.iter().map(|m| (m.name, m.source)),
-            );
-            &with_std
-        };
-        let core = vgpu_core::Shader::from_modules_for_context(&self.ctx, label, modules, root)?;
+        let modules = vgpu_modules::build::with_std(modules.clone());
+        let core = vgpu_core::Shader::from_modules_for_context(&self.ctx, label, &modules, root)?;
         Ok(Shader {
             inner: Arc::new(ShaderRecord::new(core, self.id())),
         })

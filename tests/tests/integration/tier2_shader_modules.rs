@@ -15,42 +15,16 @@ use std::path::PathBuf;
 
 use vgpu::{Gpu, PassDesc, ShaderModules};
 
-/// The root module: imports from two folders, draws a fullscreen triangle whose color is the
-/// sum of both modules' parts.
-const MAIN: &str = "
-import package::materials::paint::{base_color, Paint};
-import package::util::mix::halve;
-
-@group(0) @binding(0) var<uniform> paint: Paint;
-
-@vertex fn vs_main(@builtin(vertex_index) i: u32) -> @builtin(position) vec4f {
-    let p = vec2f(f32((i << 1u) & 2u), f32(i & 2u));
-    return vec4f(p * 2.0 - 1.0, 0.0, 1.0);
-}
-
-@fragment fn fs_main() -> @location(0) vec4f {
-    return vec4f(halve(base_color(paint)), 1.0);
-}
-";
-
-/// `materials/paint`: a struct and a function that uses the third module.
-const PAINT: &str = "
-import package::util::mix::boost;
-
-struct Paint { color: vec3f, gain: f32 }
-
-fn base_color(p: Paint) -> vec3f {
-    @if(warm) let tint = vec3f(1.0, 0.0, 0.0);
-    @else let tint = vec3f(0.0, 0.0, 0.0);
-    return boost(p.color * p.gain) + tint;
-}
-";
-
+/// The root module (`tests/shaders/three/main.wesl`): imports from two folders and two modules
+/// of the standard library, draws a fullscreen triangle of color `halve(boost(color))`.
+const MAIN: &str = include_str!("../../shaders/three/main.wesl");
+/// `materials/paint`: a struct, and a function that uses the third module and `@if(warm)`.
+const PAINT: &str = include_str!("../../shaders/three/materials/paint.wesl");
 /// `util/mix`.
-const MIX: &str = "
-fn halve(c: vec3f) -> vec3f { return c * 0.5; }
-fn boost(c: vec3f) -> vec3f { return c * 2.0; }
-";
+const MIX: &str = include_str!("../../shaders/three/util/mix.wgsl");
+/// The same modules composed and validated at build time (`tests/build.rs`), warm off and on.
+const BUILT: &str = include_str!(concat!(env!("OUT_DIR"), "/three.wgsl"));
+const BUILT_WARM: &str = include_str!(concat!(env!("OUT_DIR"), "/three_warm.wgsl"));
 
 /// A fresh folder under the system temp dir with `files` (relative path, contents).
 fn folder(name: &str, files: &[(&str, &[u8])]) -> PathBuf {
@@ -64,21 +38,14 @@ fn folder(name: &str, files: &[(&str, &[u8])]) -> PathBuf {
     dir
 }
 
+/// The modules of `tests/shaders/three`, on disk.
 fn three_modules() -> ShaderModules {
-    ShaderModules::folder(folder(
-        "three",
-        &[
-            ("main.wesl", MAIN.as_bytes()),
-            ("materials/paint.wesl", PAINT.as_bytes()),
-            ("util/mix.wgsl", MIX.as_bytes()),
-        ],
-    ))
+    ShaderModules::folder(concat!(env!("CARGO_MANIFEST_DIR"), "/shaders/three"))
 }
 
-/// Renders `modules` (root `main`) with paint color `color`, gain 1, into an 8×8 target.
-fn render(gpu: &Gpu, modules: &ShaderModules, color: [f32; 3]) -> [u8; 4] {
-    let shader = gpu.shader_from("composed", modules, "main").unwrap();
-    let draw = gpu.draw(&shader, Default::default()).unwrap();
+/// Renders `shader` with paint color `color`, gain 1, into an 8×8 target.
+fn render_shader(gpu: &Gpu, shader: &vgpu::Shader, color: [f32; 3]) -> [u8; 4] {
+    let draw = gpu.draw(shader, Default::default()).unwrap();
     draw.set("paint", vgpu::value! { color: color, gain: 1.0 })
         .unwrap();
     let target = gpu.target(8, 8).unwrap();
@@ -90,9 +57,16 @@ fn render(gpu: &Gpu, modules: &ShaderModules, color: [f32; 3]) -> [u8; 4] {
     px
 }
 
-/// Three modules in two folders (`materials/`, `util/`) on disk: the color is
-/// `halve(boost(color))` = `color`; the same modules in memory render the same; with `warm` on,
-/// red is added.
+/// Renders `modules` (root `main`) with paint color `color` (see [`render_shader`]).
+fn render(gpu: &Gpu, modules: &ShaderModules, color: [f32; 3]) -> [u8; 4] {
+    let shader = gpu.shader_from("composed", modules, "main").unwrap();
+    render_shader(gpu, &shader, color)
+}
+
+/// Three modules in two folders (`materials/`, `util/`) and two standard-library imports, on
+/// disk: the color is `halve(boost(color))` = `color`; the same modules in memory render the
+/// same, and so does the WGSL composed at build time; with `warm` on, red is added (at run time
+/// and at build time).
 #[test]
 fn three_modules_in_two_folders_render_their_colors() {
     let Some(gpu) = vgpu_tests::real_gpu() else {
@@ -109,6 +83,16 @@ fn three_modules_in_two_folders_render_their_colors() {
     assert_eq!(render(&gpu, &memory, [0.0, 0.6, 0.2]), [0, 153, 51, 255]);
     let warm = memory.feature("warm", true);
     assert_eq!(render(&gpu, &warm, [0.0, 0.6, 0.2]), [128, 153, 51, 255]);
+    let built = gpu.shader("built", BUILT).unwrap();
+    assert_eq!(
+        render_shader(&gpu, &built, [0.0, 0.6, 0.2]),
+        [0, 153, 51, 255]
+    );
+    let built_warm = gpu.shader("built warm", BUILT_WARM).unwrap();
+    assert_eq!(
+        render_shader(&gpu, &built_warm, [0.0, 0.6, 0.2]),
+        [128, 153, 51, 255]
+    );
     assert!(gpu.take_uncaptured_errors().is_empty());
 }
 

@@ -1,17 +1,13 @@
 //! Shaders composed from WGSL modules ([`ShaderModules`]): WESL `import` and `@if`, resolved by
 //! the `wesl` crate (the WESL reference compiler) over a folder on disk or modules in memory,
-//! plus named packages (vgpu's standard library is one). The composed WGSL then goes through
-//! naga and reflection as a single-string shader does; errors name the module (its file, line
+//! plus named packages (vgpu's standard library is one). Errors name the module (its file, line
 //! and column), not the composed text (`locate.rs`).
-
-mod locate;
-mod resolver;
 
 use std::path::PathBuf;
 
-use crate::shader_error::ShaderError;
-
-pub(crate) use resolver::ModuleResolver;
+use crate::error::ModuleError;
+use crate::locate::{self, Composed};
+use crate::resolver::{self, ModuleResolver};
 
 /// Most modules one shader may load (its own and packages' together): a module tree past it is
 /// refused with `VGPU-SHADER-MODULE` instead of being read without end.
@@ -35,7 +31,7 @@ pub enum ModuleRoot {
 /// chosen for it, and packages imported by name (`import vgpu::noise::fbm2;`).
 ///
 /// ```
-/// use vgpu_core::ShaderModules;
+/// use vgpu_modules::ShaderModules;
 /// let modules = ShaderModules::memory([
 ///     ("main", "import package::colors::red; @fragment fn fs() -> @location(0) vec4f { return red(); }"),
 ///     ("colors", "fn red() -> vec4f { return vec4f(1.0, 0.0, 0.0, 1.0); }"),
@@ -128,21 +124,21 @@ impl ShaderModules {
     /// source: imports resolved, `@if` evaluated, declarations no entry point reaches stripped.
     /// Fails with `VGPU-SHADER-MODULE` naming the module, line and column (a missing module or
     /// item, a cycle, a parse error in a module, a path leaving the folder, a limit passed).
-    pub fn compose(&self, label: &str, root: &str) -> Result<String, ShaderError> {
+    pub fn compose(&self, label: &str, root: &str) -> Result<String, ModuleError> {
         self.compose_mapped(label, root).map(|c| c.wgsl)
     }
 
-    /// [`compose`](Self::compose), keeping what maps the composed text back to the modules.
-    pub(crate) fn compose_mapped(&self, label: &str, root: &str) -> Result<Composed, ShaderError> {
+    /// [`compose`](Self::compose), keeping what maps the composed text back to the modules
+    /// ([`Composed::locate`]) and the files read.
+    pub fn compose_mapped(&self, label: &str, root: &str) -> Result<Composed, ModuleError> {
         let resolver = ModuleResolver::new(self);
-        let root_path = resolver::module_path(root).ok_or_else(|| ShaderError::Module {
-            label: label.to_owned(),
-            module: root.to_owned(),
-            line: 0,
-            column: 0,
-            message:
-                "a root module path is names of letters, digits and `_`, separated by `/` or `::`"
-                    .to_owned(),
+        let root_path = resolver::module_path(root).ok_or_else(|| {
+            ModuleError::new(
+                label,
+                root,
+                (0, 0),
+                "a root module path is names of letters, digits and `_`, separated by `/` or `::`",
+            )
         })?;
         let mut options = wesl::CompileOptions {
             validate: false,
@@ -160,16 +156,18 @@ impl ShaderModules {
         let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
             wesl::compile_sourcemap(&root_path, &resolver, &mangler, &options)
         }))
-        .map_err(|panic| ShaderError::Internal {
-            label: label.to_owned(),
-            message: format!("the WESL compiler panicked: {}", panic_message(&panic)),
+        .map_err(|panic| {
+            ModuleError::new(
+                label,
+                root,
+                (0, 0),
+                format!("the WESL compiler panicked: {}", panic_message(&panic)),
+            )
         })?
         .map_err(|e| locate::wesl_error(label, root, &resolver, &e))?;
         Ok(Composed::new(result, &resolver))
     }
 }
-
-pub(crate) use locate::Composed;
 
 /// A caught panic's message.
 fn panic_message(panic: &Box<dyn std::any::Any + Send>) -> String {
@@ -178,32 +176,4 @@ fn panic_message(panic: &Box<dyn std::any::Any + Send>) -> String {
         .map(|s| (*s).to_owned())
         .or_else(|| panic.downcast_ref::<String>().cloned())
         .unwrap_or_else(|| "(no message)".to_owned())
-}
-
-impl crate::Shader {
-    /// The shader composed from `modules` with root module `root`, parsed, validated and
-    /// reflected as [`Shader::for_context`](crate::Shader::for_context) does; naga's errors are
-    /// told at the module declaration they fall in (`VGPU-SHADER-MODULE`).
-    pub fn from_modules_for_context(
-        ctx: &crate::GpuContext,
-        label: &str,
-        modules: &ShaderModules,
-        root: &str,
-    ) -> Result<crate::Shader, ShaderError> {
-        let composed = modules.compose_mapped(label, root)?;
-        crate::Shader::for_context(ctx, label, &composed.wgsl).map_err(|e| composed.relocate(e))
-    }
-
-    /// [`from_modules_for_context`](Self::from_modules_for_context) with explicit options (no
-    /// device).
-    pub fn from_modules(
-        label: &str,
-        modules: &ShaderModules,
-        root: &str,
-        options: crate::ShaderOptions,
-    ) -> Result<crate::Shader, ShaderError> {
-        let composed = modules.compose_mapped(label, root)?;
-        crate::Shader::with_options(label, &composed.wgsl, options)
-            .map_err(|e| composed.relocate(e))
-    }
 }

@@ -7,15 +7,17 @@ use std::ops::Range;
 use wesl::SourceMap;
 use wesl::syntax::{GlobalDeclaration, ModulePath};
 
-use super::ModuleResolver;
-use crate::shader_error::ShaderError;
+use crate::error::ModuleError;
+use crate::resolver::ModuleResolver;
 
 /// A composed shader: its WGSL and, per top-level declaration, where it is in that text and
-/// where it came from.
+/// where it came from; and the files of a folder's modules it read.
 #[derive(Debug)]
-pub(crate) struct Composed {
-    pub(crate) wgsl: String,
+pub struct Composed {
+    /// The composed WGSL.
+    pub wgsl: String,
     decls: Vec<DeclOrigin>,
+    files: Vec<std::path::PathBuf>,
 }
 
 /// Where one declaration of the composed text came from.
@@ -159,29 +161,16 @@ impl Composed {
                 column,
             });
         }
-        Composed { wgsl, decls }
+        let files = resolver.files_read();
+        Composed { wgsl, decls, files }
     }
 
-    /// `error` of naga on the composed text, told at the declaration it falls in (by the line
-    /// naga gives): `VGPU-SHADER-MODULE` naming the module, the declaration, its line and column,
-    /// and naga's message; errors without a line, or outside every declaration, unchanged.
-    pub(crate) fn relocate(&self, error: ShaderError) -> ShaderError {
-        let (label, message, line) = match &error {
-            ShaderError::Parse {
-                label,
-                message,
-                line,
-                ..
-            } => (label, message, *line),
-            ShaderError::Validation {
-                label,
-                message,
-                diagnostic,
-            } => (label, message, diagnostic_line(diagnostic).unwrap_or(0)),
-            _ => return error,
-        };
+    /// The error of naga at 1-based `line` of the composed text, told at the declaration it
+    /// falls in: the module that declared it, the declaration's line and column there, and
+    /// `message` with the names the modules wrote. `None` when the line is in no declaration.
+    pub fn locate(&self, label: &str, line: u32, message: &str) -> Option<ModuleError> {
         if line == 0 {
-            return error;
+            return None;
         }
         let offset = self
             .wgsl
@@ -189,16 +178,18 @@ impl Composed {
             .take(line as usize - 1)
             .map(str::len)
             .sum::<usize>();
-        let Some(d) = self.decls.iter().find(|d| d.range.contains(&offset)) else {
-            return error;
-        };
-        ShaderError::Module {
-            label: label.clone(),
-            module: d.module.clone(),
-            line: d.line,
-            column: d.column,
-            message: format!("in `{}`: {}", d.name, self.unmangle(message)),
-        }
+        let d = self.decls.iter().find(|d| d.range.contains(&offset))?;
+        Some(ModuleError::new(
+            label,
+            d.module.clone(),
+            (d.line, d.column),
+            format!("in `{}`: {}", d.name, self.unmangle(message)),
+        ))
+    }
+
+    /// The files of a folder's modules the composition read (for `cargo:rerun-if-changed`).
+    pub fn files(&self) -> &[std::path::PathBuf] {
+        &self.files
     }
 }
 
@@ -213,8 +204,8 @@ impl Composed {
     }
 }
 
-/// The first `name:line:column` location of a naga diagnostic (`┌─ wgsl:12:5`).
-fn diagnostic_line(diagnostic: &str) -> Option<u32> {
+/// The line of the first `name:line:column` location of a naga diagnostic (`┌─ wgsl:12:5`).
+pub fn diagnostic_line(diagnostic: &str) -> Option<u32> {
     let at = diagnostic.find("┌─ ")? + "┌─ ".len();
     let location = diagnostic[at..].lines().next()?;
     let mut parts = location.rsplit(':');
@@ -229,7 +220,7 @@ pub(crate) fn wesl_error(
     root: &str,
     resolver: &ModuleResolver<'_>,
     error: &wesl::Error,
-) -> ShaderError {
+) -> ModuleError {
     let mut message = error.to_string();
     let (mut module, mut line, mut column) = (root.to_owned(), 0, 0);
     if let wesl::Error::Error(d) = error {
@@ -270,13 +261,7 @@ pub(crate) fn wesl_error(
             message = format!("in `{decl}`: {message}");
         }
     }
-    ShaderError::Module {
-        label: label.to_owned(),
-        module,
-        line,
-        column,
-        message,
-    }
+    ModuleError::new(label, module, (line, column), message)
 }
 
 /// What a failed import names: the missing item, else the missing module's last part.

@@ -9,7 +9,7 @@ use std::path::PathBuf;
 use wesl::syntax::{ModulePath, PathOrigin};
 use wesl::{ResolveError, Resolver};
 
-use super::{MAX_MODULE_BYTES, MAX_MODULES, ModuleRoot, ShaderModules};
+use crate::modules::{MAX_MODULE_BYTES, MAX_MODULES, ModuleRoot, ShaderModules};
 
 /// Resolves module paths for one composition.
 pub(crate) struct ModuleResolver<'m> {
@@ -60,6 +60,20 @@ impl<'m> ModuleResolver<'m> {
             .iter()
             .find(|(p, _, _)| p == path)
             .map(|(_, name, source)| (name.clone(), source.clone()))
+    }
+
+    /// The files of a folder's modules read so far.
+    pub(crate) fn files_read(&self) -> Vec<PathBuf> {
+        match &self.modules.root {
+            ModuleRoot::Folder(_) => self
+                .read
+                .borrow()
+                .iter()
+                .filter(|(p, _, _)| !p.origin.is_package())
+                .map(|(_, name, _)| PathBuf::from(name))
+                .collect(),
+            ModuleRoot::Memory(_) => Vec::new(),
+        }
     }
 
     /// Every module read, in reading order: (path, display name, source).
