@@ -339,3 +339,51 @@ fn deep_trees_are_bounded_and_cycles_return() {
     // WESL allows modules to import each other: this composes; it must return either way.
     let _ = gpu.shader_from("cycle", &cycle, "main");
 }
+
+/// The `shader_modules` example (modules in two folders plus four standard-library functions):
+/// its `ground` binding keeps the name its module wrote; the broken import is reported at the
+/// importing module's line and column; on a real device its picture is sky above the horizon
+/// (blue brightest, bluer at the top) and noisy grass below (green brightest, not uniform).
+#[test]
+fn the_shader_modules_example_draws_sky_and_ground() {
+    let run = vgpu_tests::run_example("shader_modules", &[]);
+    assert!(
+        run.line("composed from ")
+            .ends_with("bindings [\"ground\"]"),
+        "{}",
+        run.stdout
+    );
+    assert!(
+        run.line("a broken import reports: ").ends_with(
+            "main:1:32: module `package::sky::gradient` has no declaration `sky_colour`"
+        ),
+        "{}",
+        run.stdout
+    );
+    if run.noop() {
+        assert!(run.stdout.contains("shader_modules.png was not written"));
+        return;
+    }
+    let (w, h, pixels) = run.png("shader_modules.png");
+    let at = |x: u32, y: u32| -> [u8; 4] {
+        pixels[((y * w + x) * 4) as usize..][..4]
+            .try_into()
+            .unwrap()
+    };
+    for x in 0..w {
+        for y in 0..h / 2 - 1 {
+            let p = at(x, y);
+            assert!(p[2] > p[1] && p[1] > p[0], "sky at ({x},{y}): {p:?}");
+        }
+        for y in h / 2 + 1..h {
+            let p = at(x, y);
+            assert!(p[1] > p[0] && p[1] > p[2], "grass at ({x},{y}): {p:?}");
+        }
+    }
+    assert!(at(0, 0)[2] < at(0, h / 2 - 2)[2] || at(0, 0)[0] < at(0, h / 2 - 2)[0]);
+    let greens: std::collections::BTreeSet<u8> = (h / 2 + 1..h)
+        .flat_map(|y| (0..w).map(move |x| (x, y)))
+        .map(|(x, y)| at(x, y)[1])
+        .collect();
+    assert!(greens.len() > 8, "the noise varies the grass: {greens:?}");
+}
