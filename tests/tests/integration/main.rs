@@ -66,4 +66,5 @@ mod tier2_showcases;
 mod tier2_texture_data;
 mod tier2_texture_kinds;
 mod tier2_triangle;
+mod tier2_wgsl_std;
 mod tier2_window;

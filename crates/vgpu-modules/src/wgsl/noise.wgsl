@@ -2,9 +2,10 @@
 // and 3D. Deterministic: the lattice is hashed with a PCG hash of the integer cell, so the same
 // point gives the same value on every device (up to float rounding).
 //
-// Inputs are in lattice units: the noise varies over about one unit, and repeats never (the
-// cell coordinates are i32; use |p| < 2^23 so the fractional part keeps some precision).
-// Every function is continuous, with a continuous first derivative (quintic fade curve).
+// Inputs are in lattice units: the noise varies over about one unit and does not repeat (cells
+// are hashed by their i32 coordinates). Keep |p| well below 2^23, where an f32 has no fraction
+// bits left (at 65536 it has 7). Every function is continuous with continuous first and second
+// derivatives (quintic fade curve).
 
 // Private: PCG-style hash of three u32 (pcg3d, Jarzynski and Olano 2020). Range: all of u32.
 fn noise_pcg3d(v: vec3u) -> vec3u {
