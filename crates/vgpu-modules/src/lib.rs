@@ -19,4 +19,6 @@ pub mod wgsl;
 
 pub use error::ModuleError;
 pub use locate::{Composed, diagnostic_line};
-pub use modules::{MAX_MODULE_BYTES, MAX_MODULES, ModuleRoot, ShaderModules};
+pub use modules::{
+    MAX_MODULE_BYTES, MAX_MODULES, MAX_STATEMENT_OPERATORS, ModuleRoot, ShaderModules,
+};

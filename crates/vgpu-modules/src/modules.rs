@@ -14,6 +14,11 @@ use crate::resolver::{self, ModuleResolver};
 pub const MAX_MODULES: usize = 256;
 /// Largest module source accepted, in bytes.
 pub const MAX_MODULE_BYTES: usize = 1 << 20;
+/// Most operator tokens in one statement of a module (nesting depth is bounded by it), as
+/// vgpu-core bounds a single-string shader before naga sees it.
+pub const MAX_STATEMENT_OPERATORS: usize = 16 * 1024;
+/// Stack of the thread that composes.
+const COMPOSE_STACK_BYTES: usize = 256 << 20;
 
 /// Where a shader's own modules come from.
 #[derive(Clone, Debug)]
@@ -131,6 +136,30 @@ impl ShaderModules {
     /// [`compose`](Self::compose), keeping what maps the composed text back to the modules
     /// ([`Composed::locate`]) and the files read.
     pub fn compose_mapped(&self, label: &str, root: &str) -> Result<Composed, ModuleError> {
+        // WESL's passes recurse over the syntax trees: they run on a thread with a large stack
+        // (and each module passed the resolver's operator limit), as naga does in vgpu-core.
+        std::thread::scope(|scope| {
+            let spawned = std::thread::Builder::new()
+                .name("vgpu-wesl".to_owned())
+                .stack_size(COMPOSE_STACK_BYTES)
+                .spawn_scoped(scope, || self.compose_here(label, root));
+            match spawned {
+                Ok(handle) => handle.join().unwrap_or_else(|panic| {
+                    Err(ModuleError::new(
+                        label,
+                        root,
+                        (0, 0),
+                        format!("the WESL compiler panicked: {}", panic_message(&panic)),
+                    ))
+                }),
+                // No thread available (wasm32): here, still under the resolver's limits.
+                Err(_) => self.compose_here(label, root),
+            }
+        })
+    }
+
+    /// [`compose_mapped`](Self::compose_mapped) on this thread.
+    fn compose_here(&self, label: &str, root: &str) -> Result<Composed, ModuleError> {
         let resolver = ModuleResolver::new(self);
         let root_path = resolver::module_path(root).ok_or_else(|| {
             ModuleError::new(
@@ -155,6 +184,7 @@ impl ShaderModules {
         let mangler = wesl::EscapeMangler;
         let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
             wesl::compile_sourcemap(&root_path, &resolver, &mangler, &options)
+                .map(|r| Composed::new(r, &resolver))
         }))
         .map_err(|panic| {
             ModuleError::new(
@@ -165,7 +195,7 @@ impl ShaderModules {
             )
         })?
         .map_err(|e| locate::wesl_error(label, root, &resolver, &e))?;
-        Ok(Composed::new(result, &resolver))
+        Ok(result)
     }
 }
 

@@ -9,7 +9,9 @@ use std::path::PathBuf;
 use wesl::syntax::{ModulePath, PathOrigin};
 use wesl::{ResolveError, Resolver};
 
-use crate::modules::{MAX_MODULE_BYTES, MAX_MODULES, ModuleRoot, ShaderModules};
+use crate::modules::{
+    MAX_MODULE_BYTES, MAX_MODULES, MAX_STATEMENT_OPERATORS, ModuleRoot, ShaderModules,
+};
 
 /// Resolves module paths for one composition.
 pub(crate) struct ModuleResolver<'m> {
@@ -136,6 +138,32 @@ impl<'m> ModuleResolver<'m> {
     }
 }
 
+/// The operator count of the first statement of `source` past [`MAX_STATEMENT_OPERATORS`]
+/// (operators and opening brackets between `;`, `{` and `}`; comments skipped), if any.
+fn statement_operators_over(source: &str) -> Option<usize> {
+    let b = source.as_bytes();
+    let (mut i, mut ops) = (0, 0usize);
+    while i < b.len() {
+        match b[i] {
+            b'/' if b.get(i + 1) == Some(&b'/') => {
+                while i < b.len() && b[i] != b'\n' {
+                    i += 1;
+                }
+                continue;
+            }
+            b';' | b'{' | b'}' => ops = 0,
+            b'+' | b'-' | b'*' | b'/' | b'%' | b'&' | b'|' | b'^' | b'!' | b'~' | b'<' | b'>'
+            | b'=' | b'[' | b'(' | b'@' | b'.' => ops += 1,
+            _ => {}
+        }
+        if ops > MAX_STATEMENT_OPERATORS {
+            return Some(ops);
+        }
+        i += 1;
+    }
+    None
+}
+
 /// The source of `path` among `(path, source)` pairs.
 fn lookup<'a>(modules: &'a [(String, String)], path: &ModulePath) -> Option<&'a str> {
     modules
@@ -216,6 +244,14 @@ impl Resolver for ModuleResolver<'_> {
                 format!(
                     "{name} is {} bytes: expected at most {MAX_MODULE_BYTES}",
                     source.len()
+                ),
+            ));
+        }
+        if let Some(ops) = statement_operators_over(&source) {
+            return Err(not_found(
+                path,
+                format!(
+                    "{name}: a statement with more than {MAX_STATEMENT_OPERATORS} operator tokens ({ops})"
                 ),
             ));
         }

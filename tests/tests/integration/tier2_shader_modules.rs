@@ -338,6 +338,25 @@ fn deep_trees_are_bounded_and_cycles_return() {
     ]);
     // WESL allows modules to import each other: this composes; it must return either way.
     let _ = gpu.shader_from("cycle", &cycle, "main");
+
+    // An expression nested past the operator limit in an imported module is refused before
+    // WESL parses it; one nested 4 000 deep composes on the large-stack thread (no overflow).
+    let nested = |depth: usize| {
+        format!(
+            "fn deep() -> f32 {{ return {}1.0{}; }}",
+            "(".repeat(depth),
+            ")".repeat(depth)
+        )
+    };
+    let main = "import package::lib::deep; @fragment fn fs() -> @location(0) vec4f { return vec4f(deep()); }";
+    let too_deep = ShaderModules::memory([("main", main.to_owned()), ("lib", nested(20_000))]);
+    assert_module_error(
+        gpu.shader_from("too deep", &too_deep, "main"),
+        &["lib", "operator tokens"],
+    );
+    let deep = ShaderModules::memory([("main", main.to_owned()), ("lib", nested(4_000))]);
+    let r = gpu.shader_from("deep", &deep, "main");
+    assert!(r.is_ok() || r.unwrap_err().code().starts_with("VGPU-SHADER"));
 }
 
 /// The `shader_modules` example (modules in two folders plus four standard-library functions):
