@@ -9,6 +9,7 @@
 //!
 //! vgpu's `Gpu::shader_from` is the usual way in; this crate alone serves build scripts.
 
+mod compose;
 mod error;
 mod locate;
 mod modules;
