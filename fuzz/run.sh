@@ -4,7 +4,7 @@
 # (or a timeout / out-of-memory), i.e. libFuzzer failed or left a new file in
 # fuzz/artifacts/<target>/.
 #
-#   fuzz/run.sh [SECONDS] [TARGET...]          targets: shader pack typed api image (default: all)
+#   fuzz/run.sh [SECONDS] [TARGET...]          targets: shader pack typed api image modules (default: all)
 #
 # Environment:
 #   FUZZ_BIN_DIR=dir   run prebuilt binaries dir/<target> (no cargo; built by
@@ -27,7 +27,7 @@ here="$(cd "$(dirname "$0")" && pwd)"
 secs="${1:-30}"
 [ $# -gt 0 ] && shift
 targets=("$@")
-[ ${#targets[@]} -eq 0 ] && targets=(shader pack typed api image)
+[ ${#targets[@]} -eq 0 ] && targets=(shader pack typed api image modules)
 
 if [ -n "${FUZZ_BIN_DIR:-}" ]; then
     bin_dir="$(cd "$FUZZ_BIN_DIR" && pwd)"
@@ -71,7 +71,7 @@ for t in "${targets[@]}"; do
     )
     # The structured targets decode whole operation lists: start at full length instead of
     # libFuzzer's slowly growing limit.
-    case "$t" in pack | typed | api) args+=(-len_control=0) ;; esac
+    case "$t" in pack | typed | api | modules) args+=(-len_control=0) ;; esac
     [ -n "${FUZZ_MAX_LEN:-}" ] && args+=(-max_len="$FUZZ_MAX_LEN")
     [ -n "${FUZZ_FORK:-}" ] && args+=(-fork="$FUZZ_FORK")
     # shellcheck disable=SC2206

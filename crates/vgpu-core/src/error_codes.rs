@@ -107,8 +107,8 @@ pub const ERROR_CODES: &[CodeInfo] = &[
     CodeInfo {
         code: "VGPU-SHADER-INTERNAL",
         variant: "ShaderError::Internal",
-        meaning: "naga panicked on this source; vgpu caught the panic.",
-        fix: "Report the source to naga; rewrite the construct meanwhile.",
+        meaning: "naga (or, for a shader composed from modules, the WESL compiler) panicked on this source; vgpu caught the panic.",
+        fix: "Report the source to naga (or wesl, as the message says); rewrite the construct meanwhile.",
     },
     CodeInfo {
         code: "VGPU-SHADER-ENTRY-POINT",

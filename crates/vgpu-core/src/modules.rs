@@ -8,6 +8,12 @@ use crate::shader_error::ShaderError;
 
 impl From<ModuleError> for ShaderError {
     fn from(e: ModuleError) -> ShaderError {
+        if e.internal {
+            return ShaderError::Internal {
+                label: e.label,
+                message: e.message,
+            };
+        }
         ShaderError::Module {
             label: e.label,
             module: e.module,

@@ -66,12 +66,13 @@ pub enum ShaderError {
         /// The value found (for streaming scans: the first value past the limit).
         actual: u64,
     },
-    /// naga panicked on this source; the panic was caught and converted.
-    #[error("VGPU-SHADER-INTERNAL: shader {label:?}: naga panicked: {message}")]
+    /// naga (or, for a shader composed from modules, the WESL compiler) panicked on this
+    /// source; the panic was caught and converted.
+    #[error("VGPU-SHADER-INTERNAL: shader {label:?}: {message}")]
     Internal {
         /// The shader's label.
         label: String,
-        /// The panic message.
+        /// Which compiler panicked, and the panic message (`naga panicked: …`).
         message: String,
     },
     /// No entry point matches the request.

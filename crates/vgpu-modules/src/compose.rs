@@ -30,12 +30,7 @@ impl ShaderModules {
                 .spawn_scoped(scope, || self.compose_here(label, root));
             match spawned {
                 Ok(handle) => handle.join().unwrap_or_else(|panic| {
-                    Err(ModuleError::new(
-                        label,
-                        root,
-                        (0, 0),
-                        format!("the WESL compiler panicked: {}", panic_message(&panic)),
-                    ))
+                    Err(ModuleError::panicked(label, root, panic_message(&panic)))
                 }),
                 // No thread available (wasm32): here, still under the resolver's limits.
                 Err(_) => self.compose_here(label, root),
@@ -71,14 +66,7 @@ impl ShaderModules {
             wesl::compile_sourcemap(&root_path, &resolver, &mangler, &options)
                 .map(|r| Composed::new(r, &resolver))
         }))
-        .map_err(|panic| {
-            ModuleError::new(
-                label,
-                root,
-                (0, 0),
-                format!("the WESL compiler panicked: {}", panic_message(&panic)),
-            )
-        })?
+        .map_err(|panic| ModuleError::panicked(label, root, panic_message(&panic)))?
         .map_err(|e| locate::wesl_error(label, root, &resolver, &e))?;
         Ok(result)
     }

@@ -18,6 +18,9 @@ pub struct ModuleError {
     pub column: u32,
     /// What is wrong.
     pub message: String,
+    /// The WESL compiler panicked (a bug of that crate, contained): vgpu reports it as
+    /// `VGPU-SHADER-INTERNAL`, as it does naga's panics.
+    pub internal: bool,
 }
 
 impl ModuleError {
@@ -36,6 +39,20 @@ impl ModuleError {
             line,
             column,
             message: message.into(),
+            internal: false,
+        }
+    }
+
+    /// The error of a panic inside the WESL compiler.
+    pub(crate) fn panicked(label: &str, root: &str, message: String) -> ModuleError {
+        ModuleError {
+            internal: true,
+            ..ModuleError::new(
+                label,
+                root,
+                (0, 0),
+                format!("the WESL compiler panicked: {message}"),
+            )
         }
     }
 }

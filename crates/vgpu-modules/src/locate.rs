@@ -134,6 +134,25 @@ impl Composed {
             wgsl.push_str(&format!("{decl}\n\n"));
             let range = start..wgsl.len();
             let Some(ident) = decl_ident(decl.node()) else {
+                // A `const_assert` has no name to look up: its module is the first read whose
+                // text at the declaration's span is a `const_assert`.
+                let span = decl.span();
+                let found = resolver.modules_read().into_iter().find(|(_, _, source)| {
+                    source
+                        .get(span.range())
+                        .is_some_and(|t| t.starts_with("const_assert"))
+                });
+                if let Some((_, module, source)) = found {
+                    let (line, column) = line_column(&source, span.start);
+                    decls.push(DeclOrigin {
+                        range,
+                        mangled: String::new(),
+                        name: "const_assert".to_owned(),
+                        module,
+                        line,
+                        column,
+                    });
+                }
                 continue;
             };
             let current = ident.to_string();
@@ -197,7 +216,11 @@ impl Composed {
     /// `text` with the composed text's mangled names replaced by the names the modules wrote.
     fn unmangle(&self, text: &str) -> String {
         let mut out = text.to_owned();
-        for d in self.decls.iter().filter(|d| d.mangled != d.name) {
+        for d in self
+            .decls
+            .iter()
+            .filter(|d| !d.mangled.is_empty() && d.mangled != d.name)
+        {
             out = out.replace(&d.mangled, &d.name);
         }
         out

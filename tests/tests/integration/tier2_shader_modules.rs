@@ -243,6 +243,28 @@ fn errors_in_an_imported_module_name_its_path_and_line() {
     );
 }
 
+/// naga's error in a `const_assert` of an imported module (a function call in a constant
+/// expression) is told at that module's line, not in the composed text (a fuzz finding).
+#[test]
+fn an_error_in_an_imported_const_assert_names_its_module() {
+    let gpu = Gpu::noop();
+    let modules = ShaderModules::memory([
+        (
+            "main",
+            "import package::checks::ok;
+             @compute @workgroup_size(1) fn main() { _ = ok(); }",
+        ),
+        (
+            "checks",
+            "import vgpu::hash::pcg;\n\nconst_assert f32(pcg(3u)) > -100.0;\nfn ok() -> f32 { return 1.0; }",
+        ),
+    ]);
+    assert_module_error(
+        gpu.shader_from("asserts", &modules, "main"),
+        &["checks:3:1", "const_assert"],
+    );
+}
+
 #[test]
 fn a_feature_tested_but_not_set_is_an_error_naming_it() {
     let gpu = Gpu::noop();

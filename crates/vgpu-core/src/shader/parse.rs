@@ -127,7 +127,7 @@ fn internal(label: &str, payload: &(dyn std::any::Any + Send)) -> ShaderError {
         .unwrap_or_else(|| "unknown panic".to_owned());
     ShaderError::Internal {
         label: label.to_owned(),
-        message,
+        message: format!("naga panicked: {message}"),
     }
 }
 
