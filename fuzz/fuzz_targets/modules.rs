@@ -379,7 +379,7 @@ impl Set {
         }
         let mut std_replaced = false;
         if let Some((name, mods)) = &self.package {
-            std_replaced = *name == vgpu::STD_PACKAGE;
+            std_replaced = *name == vgpu::wgsl::PACKAGE;
             for (path, source) in mods {
                 if let Some(parts) = parts(path) {
                     known
@@ -391,7 +391,7 @@ impl Set {
         if !std_replaced {
             for m in vgpu::wgsl::MODULES {
                 known
-                    .entry(format!("{}::{}", vgpu::STD_PACKAGE, m.name))
+                    .entry(format!("{}::{}", vgpu::wgsl::PACKAGE, m.name))
                     .or_insert(m.source);
             }
         }
@@ -765,7 +765,7 @@ impl<'a, 'b, 'p> Module<'a, 'b, 'p> {
                 let (module, item, usage) = *pick(self.u, STD_ITEMS)?;
                 self.out.push_str(&format!(
                     "import {}::{module}::{item};\n",
-                    vgpu::STD_PACKAGE
+                    vgpu::wgsl::PACKAGE
                 ));
                 self.scope.push((item.to_owned(), usage));
             }
@@ -1002,7 +1002,7 @@ impl<'a, 'b, 'p> Module<'a, 'b, 'p> {
             1..=5 => "0.5".to_owned(),
             6 => {
                 let (module, item, usage) = *pick(self.u, STD_ITEMS)?;
-                usage.replace("{}", &format!("{}::{module}::{item}", vgpu::STD_PACKAGE))
+                usage.replace("{}", &format!("{}::{module}::{item}", vgpu::wgsl::PACKAGE))
             }
             7 => {
                 let (components, item) = self.target_item()?;

@@ -5,7 +5,7 @@
 use std::ops::Range;
 
 use wesl::SourceMap;
-use wesl::syntax::{GlobalDeclaration, ModulePath};
+use wesl::syntax::GlobalDeclaration;
 
 use crate::error::ModuleError;
 use crate::resolver::ModuleResolver;
@@ -124,7 +124,8 @@ impl Composed {
         if !syntax.global_directives.is_empty() {
             wgsl.push('\n');
         }
-        let root = resolver.modules_read().into_iter().next();
+        // Every module read, once: each declaration's origin borrows from it.
+        let read = resolver.modules_read();
         let mut decls = Vec::new();
         for decl in &syntax.global_declarations {
             if matches!(decl.node(), GlobalDeclaration::Void) {
@@ -133,49 +134,42 @@ impl Composed {
             let start = wgsl.len();
             wgsl.push_str(&format!("{decl}\n\n"));
             let range = start..wgsl.len();
-            let Some(ident) = decl_ident(decl.node()) else {
+            let span = decl.span();
+            let (origin, name, mangled) = match decl_ident(decl.node()) {
+                Some(ident) => {
+                    let current = ident.to_string();
+                    let mangled = renamed.get(&current).cloned().unwrap_or(current);
+                    match result.sourcemap.as_ref().and_then(|m| m.get_decl(&mangled)) {
+                        Some((path, item)) => (
+                            read.iter().find(|(p, _, _)| p == path),
+                            item.to_owned(),
+                            ident.to_string(),
+                        ),
+                        // The root module's declarations are not mangled.
+                        None => (read.first(), mangled, ident.to_string()),
+                    }
+                }
                 // A `const_assert` has no name to look up: its module is the first read whose
                 // text at the declaration's span is a `const_assert`.
-                let span = decl.span();
-                let found = resolver.modules_read().into_iter().find(|(_, _, source)| {
-                    source
-                        .get(span.range())
-                        .is_some_and(|t| t.starts_with("const_assert"))
-                });
-                if let Some((_, module, source)) = found {
-                    let (line, column) = line_column(&source, span.start);
-                    decls.push(DeclOrigin {
-                        range,
-                        mangled: String::new(),
-                        name: "const_assert".to_owned(),
-                        module,
-                        line,
-                        column,
-                    });
-                }
+                None => (
+                    read.iter().find(|(_, _, source)| {
+                        source
+                            .get(span.range())
+                            .is_some_and(|t| t.starts_with("const_assert"))
+                    }),
+                    "const_assert".to_owned(),
+                    String::new(),
+                ),
+            };
+            let Some((_, module, source)) = origin else {
                 continue;
             };
-            let current = ident.to_string();
-            let mangled = renamed.get(&current).cloned().unwrap_or(current);
-            let (module, name, source) =
-                match result.sourcemap.as_ref().and_then(|m| m.get_decl(&mangled)) {
-                    Some((path, item)) => {
-                        let (module, source) = resolver.module(path).unwrap_or_default();
-                        (module, item.to_owned(), source)
-                    }
-                    None => {
-                        let (_, module, source) = root.clone().unwrap_or_else(|| {
-                            (ModulePath::new_root(), String::new(), String::new())
-                        });
-                        (module, mangled, source)
-                    }
-                };
-            let (line, column) = line_column(&source, decl.span().start);
+            let (line, column) = line_column(source, span.start);
             decls.push(DeclOrigin {
                 range,
-                mangled: ident.to_string(),
+                mangled,
                 name,
-                module,
+                module: module.clone(),
                 line,
                 column,
             });

@@ -174,7 +174,7 @@ pub use report::{Bound, FrameReport, SurfaceSkip, Verdict};
 pub use rgba_image::RgbaImage;
 pub use sampler::Sampler;
 pub use set_batch::SetBatch;
-pub use shader::{STD_PACKAGE, Shader};
+pub use shader::Shader;
 pub use surface::{Surface, SurfaceDesc};
 pub use target::Target;
 pub use target_desc::TargetDesc;

@@ -6,9 +6,6 @@ use crate::error::Result;
 use crate::gpu::Gpu;
 use crate::state::ShaderRecord;
 
-/// The package name of vgpu's standard library in composed shaders (`import vgpu::noise::…`).
-pub const STD_PACKAGE: &str = vgpu_modules::wgsl::PACKAGE;
-
 /// WGSL source parsed and validated by naga, with its reflection (bindings, entry points,
 /// layouts, write plans). Cheap to clone (an `Arc`); draws that share a `Shader` and pipeline
 /// state share pipelines and bind-group layouts. Belongs to the `Gpu` that created it (its wgpu
