@@ -15,6 +15,10 @@
 //!   window, and the screenshot is read from that target.
 //! - `--small`: the small scene (200×150, 8×8 pillars), for tests.
 //! - `--still`: the animation stays at time 0 (steady frames then upload nothing).
+//! - Hot reload: the main pass's shader is `examples/shaders/scene/lit.wgsl`, watched while the
+//!   window is open (`Gpu::watch_shader`, the `hot-reload` feature): save a change and the next
+//!   frame renders with it, every draw keeping its values; a mistake prints the file, line and
+//!   column, and the previous shader keeps rendering until the file is fixed.
 //! - `--resize-at K`: at frame K, ask the window for 3/4 of its size, and shrink the surface to
 //!   0×0 for that frame (a minimized window; winit cannot make a zero-sized window on X11): the
 //!   frame is skipped.
@@ -27,11 +31,12 @@ use std::process::ExitCode;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use vgpu::WatchedShader;
 use vgpu::{
     BackendChoice, Effect, FrameReport, Gpu, GpuOptions, PassDesc, Surface, SurfaceDesc,
     SurfaceSkip, Target, TargetDesc,
 };
-use vgpu_examples::scene::{Scene, SceneConfig};
+use vgpu_examples::scene::{LIT_SHADER_FOLDER, Scene, SceneConfig};
 use vgpu_examples::{quantile, verdict};
 use winit::application::ApplicationHandler;
 use winit::dpi::PhysicalSize;
@@ -142,6 +147,8 @@ struct Running {
     surface: Surface,
     scene: Scene,
     offscreen: Option<Offscreen>,
+    /// The main pass's shader, `examples/shaders/scene/lit.wgsl`, watched (hot reload).
+    lit: Option<WatchedShader>,
 }
 
 impl Running {
@@ -154,8 +161,19 @@ impl Running {
         }
     }
 
-    /// Renders one frame at `time`.
+    /// Renders one frame at `time` (a change to the watched shader's file is applied first, by
+    /// the frame; what it did is printed).
     fn render(&self, time: f32) -> vgpu::Result<FrameReport> {
+        let report = self.render_scene(time);
+        if let Some(lit) = &self.lit {
+            for event in lit.take_events() {
+                eprintln!("window: {LIT_SHADER_FOLDER}/lit.wgsl {event}");
+            }
+        }
+        report
+    }
+
+    fn render_scene(&self, time: f32) -> vgpu::Result<FrameReport> {
         match &self.offscreen {
             None => self.scene.render_into(time, &self.surface),
             Some(o) => self.gpu.frame(|f| {
@@ -237,7 +255,20 @@ impl App {
         }
         let desc = SurfaceDesc::new(size.width, size.height).depth(DEPTH);
         let (gpu, surface) = Gpu::new_for_window(&options, window.clone(), &desc)?;
-        let scene = Scene::new(&gpu, config)?;
+        // Hot reload: the main pass's WGSL is watched where the sources are (a build run from
+        // elsewhere renders the same shader, unwatched).
+        let modules = vgpu::ShaderModules::folder(LIT_SHADER_FOLDER);
+        let lit = match gpu.watch_shader("scene lit", &modules, "lit") {
+            Ok(lit) => Some(lit),
+            Err(e) => {
+                eprintln!("window: hot reload off: {e}");
+                None
+            }
+        };
+        let scene = match &lit {
+            Some(lit) => Scene::with_lit_shader(&gpu, config, &lit.shader())?,
+            None => Scene::new(&gpu, config)?,
+        };
         let offscreen = if self.args.screenshot.is_some() && !surface.supports_read_back() {
             Some(Offscreen::new(&gpu, &surface)?)
         } else {
@@ -266,6 +297,7 @@ impl App {
             surface,
             scene,
             offscreen,
+            lit,
         });
         Ok(())
     }

@@ -5,7 +5,7 @@
 use crate::binding_arg::BindingArg;
 use crate::error::Result;
 use crate::op_handle::OpHandle;
-use crate::state::{HeldState, SharedState, State};
+use crate::state::{HeldState, Program, SharedState, State};
 
 /// One binding of a draw or compute, resolved by WGSL name once: its `set` skips the name
 /// lookup. Cheap to clone; keeps its draw alive.
@@ -28,7 +28,11 @@ use crate::state::{HeldState, SharedState, State};
 #[derive(Clone)]
 pub struct Binding {
     pub(crate) op: OpHandle,
+    /// Its index in the program of shader `shader` (found again by `name` once the operation
+    /// moved onto another shader: `State::current_index`).
     pub(crate) index: usize,
+    pub(crate) shader: u64,
+    name: std::sync::Arc<str>,
 }
 
 impl std::fmt::Debug for Binding {
@@ -44,18 +48,34 @@ impl Binding {
     /// Resolves `name` among the bindings of `op` (`VGPU-SET-BINDING-UNKNOWN` otherwise, with a
     /// suggestion for a misspelling).
     pub(crate) fn resolve(op: &OpHandle, name: &str) -> Result<Binding> {
-        match op.program.binding_index(name) {
+        let Some(program) = op.program() else {
+            return Err(operation_gone(op, name));
+        };
+        Binding::resolve_in(op, &program, name)
+    }
+
+    /// [`resolve`](Self::resolve) in `program` (the operation's now).
+    pub(crate) fn resolve_in(op: &OpHandle, program: &Program, name: &str) -> Result<Binding> {
+        match program.binding_index(name) {
             Some(index) => Ok(Binding {
                 op: op.clone(),
                 index,
+                shader: program.shader.id,
+                name: program.bindings[index].name.clone(),
             }),
-            None => Err(op.program.unknown_binding(&op.label(), name).into()),
+            None => Err(program.unknown_binding(&op.label(), name).into()),
         }
     }
 
     /// The WGSL name of the binding.
     pub fn name(&self) -> &str {
-        &self.op.program.bindings[self.index].name
+        &self.name
+    }
+
+    /// Its index in the operation's program now (see [`State::current_index`]).
+    #[inline]
+    pub(crate) fn current_index(&self, st: &State) -> Result<usize> {
+        st.current_index(self.op.key, self.index, self.shader, &self.name)
     }
 
     /// Sets the binding; the same as [`Draw::set`](crate::Draw::set) with its name, without the
@@ -67,10 +87,26 @@ impl Binding {
     /// `set` through `state`, in one visit of it: in place when it can be (a typed value whose
     /// type was checked on this binding already, a value of the same size), else the full path.
     pub(crate) fn set_via(&self, state: impl StateAccess, value: BindingArg<'_>) -> Result<()> {
-        let (key, index) = (self.op.key, self.index);
+        let key = self.op.key;
         let input = value.lower(self.op.gpu_id(), &|| self.op.label(), self.name())?;
-        state.with(|st| st.set_by_index(key, index, input))
+        state.with(|st| {
+            let index = self.current_index(st)?;
+            st.set_by_index(key, index, input)
+        })
     }
+}
+
+/// `VGPU-SET-BINDING-UNKNOWN` for a handle whose operation has no record (not reached while a
+/// handle lives: the last handle removes it).
+#[cold]
+pub(crate) fn operation_gone(op: &OpHandle, name: &str) -> crate::error::Error {
+    vgpu_core::SetError::BindingUnknown {
+        label: op.label().as_str().into(),
+        name: name.into(),
+        available: Vec::new(),
+        hint: None,
+    }
+    .into()
 }
 
 /// How a set reaches a `Gpu`'s state: by locking it for the call ([`Locking`]), or through the

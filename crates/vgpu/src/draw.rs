@@ -500,9 +500,12 @@ impl Draw {
         self.inner.label()
     }
 
-    /// The WGSL names of the bindings this draw's entry points use.
-    pub fn binding_names(&self) -> impl Iterator<Item = &str> {
-        self.inner.program.bindings.iter().map(|b| &*b.name)
+    /// The WGSL names of the bindings this draw's entry points use, in binding order (those of
+    /// its shader now: [`Gpu::replace_shader`](crate::Gpu::replace_shader) may change them).
+    pub fn binding_names(&self) -> Vec<String> {
+        self.inner.program().map_or_else(Vec::new, |p| {
+            p.bindings.iter().map(|b| b.name.to_string()).collect()
+        })
     }
 
     /// Sets one binding by WGSL name (or one member of a struct binding by member name).

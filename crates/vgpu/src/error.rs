@@ -197,6 +197,9 @@ pub enum Error {
     /// Occlusion queries.
     #[error(transparent)]
     Query(Box<crate::query_error::QueryError>),
+    /// Replacing a shader under live draws (hot reload).
+    #[error(transparent)]
+    Reload(Box<crate::reload_error::ReloadError>),
     /// Textures: kinds, views, writes, read-back, mipmaps.
     #[error(transparent)]
     Texture(Box<crate::texture_error::TextureError>),
@@ -228,6 +231,7 @@ boxed_from! {
     Pipeline(crate::pipeline_error::PipelineError),
     Indirect(crate::indirect_error::IndirectError),
     Query(crate::query_error::QueryError),
+    Reload(crate::reload_error::ReloadError),
     Texture(crate::texture_error::TextureError),
     Image(crate::image_error::ImageError),
 }
@@ -273,6 +277,7 @@ impl ErrorCode for Error {
             Error::Pipeline(e) => e.code(),
             Error::Indirect(e) => e.code(),
             Error::Query(e) => e.code(),
+            Error::Reload(e) => e.code(),
             Error::Texture(e) => e.code(),
             Error::Image(e) => e.code(),
         }
@@ -309,6 +314,7 @@ impl std::fmt::Debug for Error {
             Error::Pipeline(e) => e,
             Error::Indirect(e) => e,
             Error::Query(e) => e,
+            Error::Reload(e) => e,
             Error::Texture(e) => e,
             Error::Image(e) => e,
         };
@@ -407,6 +413,14 @@ impl Error {
     /// The occlusion-query error, if this is one.
     pub fn as_query(&self) -> Option<&crate::query_error::QueryError> {
         if let Error::Query(e) = self {
+            Some(e)
+        } else {
+            None
+        }
+    }
+    /// The shader-replacement error, if this is one.
+    pub fn as_reload(&self) -> Option<&crate::reload_error::ReloadError> {
+        if let Error::Reload(e) = self {
             Some(e)
         } else {
             None

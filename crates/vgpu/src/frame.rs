@@ -86,6 +86,8 @@ impl Gpu {
     }
 
     fn open_frame<'g>(&'g self, encoder: FrameEncoder<'g>) -> Result<Frame<'g>> {
+        #[cfg(all(feature = "hot-reload", not(target_arch = "wasm32")))]
+        self.apply_shader_changes();
         // A flag (one atomic load): a device destroyed but not known lost yet is found by the
         // submit (`GpuContext::check_submitted`).
         self.ctx.check_lost("begin_frame")?;

@@ -14,11 +14,11 @@ use crate::state::{BindingInput, OpKey, OperationKind, Program, SharedState, Sta
 
 /// A handle of an operation (a draw or compute, a clone of one, or a binding of one): the
 /// operation record counts its handles (`Operation::handles`), and dropping the last removes it.
-/// No allocation of its own: 24 bytes, the state's `Arc`, the key and the program.
+/// No allocation of its own: 16 bytes, the state's `Arc` and the key. (Its program is read from
+/// the record: `Gpu::replace_shader` moves an operation onto another one.)
 pub(crate) struct OpHandle {
     pub(crate) shared: Arc<SharedState>,
     pub(crate) key: OpKey,
-    pub(crate) program: Arc<Program>,
 }
 
 impl OpHandle {
@@ -31,11 +31,10 @@ impl OpHandle {
         counts: (u32, u32),
     ) -> OpHandle {
         let label = Label::new(label);
-        let key = gpu.with_state(|st| st.insert_op(label, program.clone(), kind, counts));
+        let key = gpu.with_state(|st| st.insert_op(label, program, kind, counts));
         OpHandle {
             shared: gpu.shared.clone(),
             key,
-            program,
         }
     }
 
@@ -49,6 +48,12 @@ impl OpHandle {
     #[inline]
     pub(crate) fn with_state<R>(&self, f: impl FnOnce(&mut State) -> R) -> R {
         self.shared.with(f)
+    }
+
+    /// The operation's program now (read from its record).
+    pub(crate) fn program(&self) -> Option<Arc<Program>> {
+        let key = self.key;
+        self.with_state(|st| st.op_program(key))
     }
 
     /// The operation's label (read from its record: errors and `Debug` only).
@@ -85,7 +90,6 @@ impl Clone for OpHandle {
         OpHandle {
             shared: self.shared.clone(),
             key,
-            program: self.program.clone(),
         }
     }
 }

@@ -67,6 +67,45 @@ impl Gpu {
         })
     }
 
+    /// Moves every draw, effect and compute made from `old` onto `new` (what hot reload does,
+    /// [`watch_shader`](Self::watch_shader)): each gets `new`'s program for the same entry
+    /// points, and every binding's content (value, block, buffer, texture, sampler) moves to
+    /// `new`'s binding of the same name when it has the same kind and shape. A binding `new`
+    /// no longer uses, or uses with another type, is reported and its content kept aside (a
+    /// later shader that uses it again as it was takes it back); nothing set is lost. Pipelines
+    /// are rebuilt at the next frame; [`Binding`](crate::Binding) and
+    /// [`TypedBinding`](crate::TypedBinding) handles keep working (they find their binding by
+    /// name again). `old` itself is unchanged: draws made from it later use it.
+    ///
+    /// Refused with `VGPU-SHADER-RELOAD`, changing nothing, when a draw cannot take `new`: an
+    /// entry point it uses is missing, its vertex inputs, fragment outputs or override
+    /// constants differ, or a group it claimed changed layout.
+    ///
+    /// ```
+    /// # let gpu = vgpu::Gpu::noop();
+    /// let v1 = gpu.shader("tint", "
+    ///     @group(0) @binding(0) var<uniform> tint: vec4f;
+    ///     @vertex fn vs() -> @builtin(position) vec4f { return vec4f(0.0, 0.0, 0.0, 1.0); }
+    ///     @fragment fn fs() -> @location(0) vec4f { return tint; }")?;
+    /// let draw = gpu.draw(&v1, vgpu::DrawDesc::default())?;
+    /// draw.set("tint", [1.0f32, 0.5, 0.0, 1.0])?;
+    /// let v2 = gpu.shader("tint", "
+    ///     @group(0) @binding(0) var<uniform> tint: vec4f;
+    ///     @vertex fn vs() -> @builtin(position) vec4f { return vec4f(0.0, 0.0, 0.0, 1.0); }
+    ///     @fragment fn fs() -> @location(0) vec4f { return tint.bgra; }")?;
+    /// let report = gpu.replace_shader(&v1, &v2)?;
+    /// assert_eq!((report.operations, report.kept()), (1, 1));
+    /// # Ok::<(), vgpu::Error>(())
+    /// ```
+    pub fn replace_shader(&self, old: &Shader, new: &Shader) -> Result<crate::ShaderReload> {
+        self.check_shader(old, "Gpu::replace_shader")?;
+        self.check_shader(new, "Gpu::replace_shader")?;
+        if Arc::ptr_eq(&old.inner, &new.inner) {
+            return Ok(crate::ShaderReload::default());
+        }
+        self.with_state(|st| st.replace_shader(&old.inner, &new.inner))
+    }
+
     /// `VGPU-FOREIGN-GPU` unless `shader` was created by this `Gpu`.
     pub(crate) fn check_shader(&self, shader: &Shader, used_by: &str) -> Result<()> {
         if shader.inner.gpu != self.id() {

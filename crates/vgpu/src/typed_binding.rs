@@ -74,8 +74,11 @@ impl<T: Uniform> std::fmt::Debug for TypedBinding<T> {
 impl<T: Uniform> TypedBinding<T> {
     /// Resolves `name` among the bindings of `op` and checks `T` against its WGSL type.
     pub(crate) fn resolve(op: &OpHandle, name: &str) -> Result<TypedBinding<T>> {
-        let binding = Binding::resolve(op, name)?;
-        op.program.check_typed(
+        let Some(program) = op.program() else {
+            return Err(crate::binding::operation_gone(op, name));
+        };
+        let binding = Binding::resolve_in(op, &program, name)?;
+        program.check_typed(
             &op.label(),
             binding.index,
             T::SHAPE,
@@ -153,7 +156,8 @@ impl<T: Uniform> TypedBinding<T> {
     #[cold]
     #[inline(never)]
     fn set_first(&self, st: &mut State, value: &T) -> Result<()> {
-        let (key, index) = (self.binding.op.key, self.binding.index);
+        let key = self.binding.op.key;
+        let index = self.binding.current_index(st)?;
         let typed = TypedRef::new(value);
         st.set_by_index(key, index, BindingInput::Typed(typed))?;
         let owner = st.value_owner(key, index).unwrap_or_default();

@@ -43,6 +43,7 @@ mod tier2_frame_features;
 mod tier2_gpu_culling;
 mod tier2_group_claim;
 mod tier2_group_order;
+mod tier2_hot_reload;
 mod tier2_images;
 mod tier2_indirect;
 mod tier2_mips;

@@ -202,6 +202,25 @@ impl State {
         first_error
     }
 
+    /// Operation `key`'s bindings were renumbered (`reload.rs`): binding `i` is now
+    /// `renumbered[i]`, or gone (`None`: its follower is dropped).
+    pub(crate) fn remap_followers(&mut self, key: OpKey, renumbered: &[Option<usize>]) {
+        for followed in self.followers.targets.values_mut() {
+            followed.followers.retain_mut(|f| {
+                if f.op != key {
+                    return true;
+                }
+                match renumbered.get(f.index).copied().flatten() {
+                    Some(i) => {
+                        f.index = i;
+                        true
+                    }
+                    None => false,
+                }
+            });
+        }
+    }
+
     /// Why operation `key`, recorded into a bundle at `bindings_rev` `rev`, was re-pointed
     /// since by a change of a target it follows; `None` if it was not.
     pub(crate) fn repointed_since(&self, key: OpKey, rev: u64) -> Option<&str> {

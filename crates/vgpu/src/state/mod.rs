@@ -33,6 +33,7 @@ mod prefetch;
 mod prepare;
 mod program;
 mod record;
+mod reload;
 mod render_pipeline;
 mod resource_uses;
 mod resources;
@@ -116,6 +117,9 @@ pub(crate) struct State {
     followers: followers::Followers,
     /// Auto-bundles: per pass its history and bundle, and the journal of structural changes.
     pub(crate) auto: auto_bundle::AutoBundles,
+    /// Per operation moved onto another shader, the contents its new bindings did not take
+    /// (`reload.rs`), kept until a later shader takes them back or the operation goes.
+    parked: AHashMap<OpKey, Vec<reload::Parked>>,
 }
 
 impl State {
@@ -147,6 +151,7 @@ impl State {
             mips: MipPipelines::default(),
             followers: followers::Followers::default(),
             auto: auto_bundle::AutoBundles::default(),
+            parked: AHashMap::default(),
         };
         Arc::new(SharedState::new(GpuId::next(), state))
     }

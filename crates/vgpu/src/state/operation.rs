@@ -461,6 +461,33 @@ impl State {
         }
     }
 
+    /// The program of operation `key` (`None` once it is gone).
+    pub(crate) fn op_program(&self, key: OpKey) -> Option<Arc<Program>> {
+        self.ops.get(key).map(|op| op.program.clone())
+    }
+
+    /// Binding `index` of operation `key` as resolved by name against shader `shader`; when the
+    /// operation moved onto another shader since (`Gpu::replace_shader`), the binding named
+    /// `name` there (`VGPU-SET-BINDING-UNKNOWN` when it has none).
+    #[inline]
+    pub(crate) fn current_index(
+        &self,
+        key: OpKey,
+        index: usize,
+        shader: u64,
+        name: &str,
+    ) -> crate::error::Result<usize> {
+        let Some(op) = self.ops.get(key) else {
+            return Ok(index);
+        };
+        if op.program.shader.id == shader {
+            return Ok(index);
+        }
+        op.program
+            .binding_index(name)
+            .ok_or_else(|| op.program.unknown_binding(&op.label, name).into())
+    }
+
     /// The label of operation `key` (empty once it is gone).
     pub(crate) fn op_label(&self, key: OpKey) -> Label {
         self.ops
@@ -475,6 +502,7 @@ impl State {
             for content in std::mem::take(&mut op.contents) {
                 self.release_content(content);
             }
+            self.release_parked(key);
             // Its vertex and index buffers are dropped outside the borrow.
             self.deferred.push(Released::Operation(Box::new(op)));
             // A bundle holding it no longer replays (its key is never drawn again).
