@@ -21,7 +21,7 @@ use crate::report::{FrameReport, SurfaceSkip};
 use crate::state::auto_bundle::PassIdentity;
 use crate::state::{MAX_TIMED_PASSES, TimedPasses};
 use crate::surface::{AcquiredSurface, Surface};
-use crate::target::PassAttachments;
+use crate::target::AttachmentViews;
 
 /// The label vgpu's frame errors name (`VGPU-DEVICE-VALIDATION: CommandEncoder::finish "vgpu
 /// frame" …`). Not given to wgpu: wgpu copies an encoder's label into two `String`s.
@@ -196,9 +196,10 @@ impl<'g> Frame<'g> {
         let mut occlusion = self
             .occlusion
             .begin_pass(self.gpu, desc.occlusion, app_encoder)?;
-        let Some((attachments, sig)) = self.attachments(desc.target)? else {
+        let Some((views, sig)) = self.attachments(desc.target)? else {
             return Ok(());
         };
+        let attachments = views.attachments();
         if desc.attachment_clears.len() > attachments.colors.len() {
             return Err(crate::error::TargetError::Attachments {
                 label: desc.label.to_owned(),
@@ -225,6 +226,9 @@ impl<'g> Frame<'g> {
         let encoder = encoder_of(&mut self.encoder, &self.gpu.ctx);
         let mut rpass =
             begin_render_pass(encoder, &desc, &attachments, timestamps).forget_lifetime();
+        // The views are the pass's now (wgpu holds them): a resize may take the textures' lock.
+        drop(attachments);
+        drop(views);
         // A target's resize is refused while its pass records.
         let rendering = match desc.target {
             PassTarget::Target(t) => Some(t.rendering()),
@@ -267,14 +271,14 @@ impl<'g> Frame<'g> {
 
     /// The attachments and signature of a pass into `target`; `None` when a surface pass is
     /// skipped (recorded in `skipped`).
-    fn attachments(
+    fn attachments<'t>(
         &mut self,
-        target: PassTarget<'_>,
-    ) -> Result<Option<(PassAttachments, TargetSignature)>> {
+        target: PassTarget<'t>,
+    ) -> Result<Option<(AttachmentViews<'t>, TargetSignature)>> {
         match target {
             PassTarget::Target(t) => {
                 self.gpu.check_target(t, "recording a pass")?;
-                Ok(Some((t.pass_attachments(), t.signature())))
+                Ok(Some((t.pass_views(), t.signature())))
             }
             PassTarget::Surface(s) => {
                 self.gpu.check_surface(s, "recording a pass")?;
@@ -287,15 +291,16 @@ impl<'g> Frame<'g> {
                 let Some(a) = self.acquire(s)? else {
                     return Ok(None);
                 };
-                let color = match &a.msaa {
+                let (color, resolve) = match &a.msaa {
                     Some(msaa) => (msaa.clone(), Some(a.view.clone())),
                     None => (a.view.clone(), None),
                 };
-                let attachments = PassAttachments {
-                    colors: smallvec::smallvec![color],
+                let views = AttachmentViews::Surface {
+                    color,
+                    resolve,
                     depth: a.depth.clone(),
                 };
-                Ok(Some((attachments, s.signature())))
+                Ok(Some((views, s.signature())))
             }
         }
     }

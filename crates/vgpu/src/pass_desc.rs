@@ -233,7 +233,7 @@ fn aspect_ops<V>(has: bool, read_only: bool, clear: Option<V>) -> Option<wgpu::O
 pub(crate) fn begin_render_pass<'e>(
     encoder: &'e mut wgpu::CommandEncoder,
     desc: &PassDesc<'_>,
-    attachments: &PassAttachments,
+    attachments: &PassAttachments<'_>,
     timestamps: Option<(&wgpu::QuerySet, u32)>,
 ) -> wgpu::RenderPass<'e> {
     let colors: SmallVec<[Option<wgpu::RenderPassColorAttachment<'_>>; 1]> = attachments
@@ -248,7 +248,7 @@ pub(crate) fn begin_render_pass<'e>(
             Some(wgpu::RenderPassColorAttachment {
                 view,
                 depth_slice: None,
-                resolve_target: resolve.as_ref(),
+                resolve_target: *resolve,
                 ops: wgpu::Operations {
                     load: color_load(clear),
                     store: wgpu::StoreOp::Store,

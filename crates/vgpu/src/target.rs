@@ -484,23 +484,8 @@ impl Target {
 
     /// The views a pass into the target draws into, read once (under the textures' lock) when
     /// the pass begins: each color attachment's render view and resolve target, and depth.
-    pub(crate) fn pass_attachments(&self) -> PassAttachments {
-        let textures = self.inner.textures.read();
-        let colors = textures
-            .colors
-            .iter()
-            .filter_map(|c| {
-                let resolved = c.resolved.as_ref().map(|(_, v)| v.clone());
-                match &c.msaa_view {
-                    Some(msaa) => Some((msaa.clone(), resolved)),
-                    None => Some((resolved?, None)),
-                }
-            })
-            .collect();
-        PassAttachments {
-            colors,
-            depth: textures.depth.as_ref().map(|(_, v)| v.clone()),
-        }
+    pub(crate) fn pass_views(&self) -> AttachmentViews<'_> {
+        AttachmentViews::Target(self.inner.textures.read())
     }
 
     /// Marks a pass recording into the target until the guard drops (a resize meanwhile is
@@ -610,8 +595,54 @@ fn depth_aspect_view(texture: &wgpu::Texture, view: &wgpu::TextureView) -> wgpu:
 }
 
 /// The views a render pass draws into (read from a target once per pass).
-pub(crate) struct PassAttachments {
+pub(crate) struct PassAttachments<'v> {
     /// Per color attachment: the view rendered into, and its resolve target under MSAA.
-    pub(crate) colors: smallvec::SmallVec<[(wgpu::TextureView, Option<wgpu::TextureView>); 1]>,
-    pub(crate) depth: Option<wgpu::TextureView>,
+    pub(crate) colors:
+        smallvec::SmallVec<[(&'v wgpu::TextureView, Option<&'v wgpu::TextureView>); 1]>,
+    pub(crate) depth: Option<&'v wgpu::TextureView>,
+}
+
+/// What a pass's attachment views are borrowed from while it begins: a target's textures (read
+/// locked: no view is cloned), or a surface's views of this frame.
+#[expect(
+    clippy::large_enum_variant,
+    reason = "on the stack while a pass begins; boxing would allocate per surface pass"
+)]
+pub(crate) enum AttachmentViews<'t> {
+    Target(parking_lot::RwLockReadGuard<'t, TargetTextures>),
+    Surface {
+        color: wgpu::TextureView,
+        resolve: Option<wgpu::TextureView>,
+        depth: Option<wgpu::TextureView>,
+    },
+}
+
+impl AttachmentViews<'_> {
+    /// The attachments, borrowing the views.
+    pub(crate) fn attachments(&self) -> PassAttachments<'_> {
+        match self {
+            AttachmentViews::Target(textures) => PassAttachments {
+                colors: textures
+                    .colors
+                    .iter()
+                    .filter_map(|c| {
+                        let resolved = c.resolved.as_ref().map(|(_, v)| v);
+                        match &c.msaa_view {
+                            Some(msaa) => Some((msaa, resolved)),
+                            None => Some((resolved?, None)),
+                        }
+                    })
+                    .collect(),
+                depth: textures.depth.as_ref().map(|(_, v)| v),
+            },
+            AttachmentViews::Surface {
+                color,
+                resolve,
+                depth,
+            } => PassAttachments {
+                colors: smallvec::smallvec![(color, resolve.as_ref())],
+                depth: depth.as_ref(),
+            },
+        }
+    }
 }

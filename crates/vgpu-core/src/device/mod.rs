@@ -130,8 +130,13 @@ impl GpuContext {
             return ctx;
         }
         let (log, stats) = (Arc::downgrade(&ctx.errors), Arc::downgrade(&ctx.stats));
+        let log_id = ctx.log_id();
         ctx.device
             .on_uncaptured_error(Arc::new(move |error: wgpu::Error| {
+                // A frame open on this thread keeps it (`GpuContext::frame_scope`).
+                let Some(error) = scope::capture::take(log_id, error) else {
+                    return;
+                };
                 if let (Some(log), Some(stats)) = (log.upgrade(), stats.upgrade()) {
                     log.record_wgpu(&stats, &error);
                 }

@@ -46,35 +46,134 @@ impl GpuContext {
 
     /// Opens the error scopes of a frame around several wgpu calls (its
     /// `CommandEncoder::finish`, uploads and `Queue::submit`), closed by [`FrameScope::pop`]:
-    /// validation and out-of-memory, one push and one pop each. [`scoped`](Self::scoped) pushes
-    /// three scopes (validation, out-of-memory, internal) and wgpu boxes one future per pop: a
-    /// frame affords two (two allocations). Internal errors raised inside it are not caught: they
-    /// reach the uncaptured-error log (and the device's handler), as any error outside a scope
-    /// does.
+    /// validation and out-of-memory errors raised inside it are the frame's, the first of each
+    /// kept. Internal errors raised inside it are not caught: they reach the uncaptured-error log
+    /// (and the device's handler), as any error outside a scope does.
     ///
-    /// Error scopes are per thread: pop the scope on the thread that pushed it (the guard is
-    /// neither `Send` nor `Sync`). On the browser's WebGPU nothing is pushed (see
+    /// On a device whose handlers vgpu installed, no wgpu scope is pushed: wgpu hands an error
+    /// raised outside any scope to the uncaptured-error handler on the thread that raised it,
+    /// and vgpu's handler keeps it for the frame open on that thread (a thread-local slot)
+    /// instead of logging it. That is what a pushed scope does, for a thread-local access instead
+    /// of two pushes, two pops and two boxed futures per frame (about 1 100 instructions). Calls
+    /// inside the window that push scopes of their own (`scoped`) still catch their errors
+    /// first. On a device adopted from an app (whose handler is the app's), the two scopes are
+    /// pushed.
+    ///
+    /// Error scopes are per thread: pop the scope on the thread that opened it (the guard is
+    /// neither `Send` nor `Sync`). On the browser's WebGPU nothing is caught (see
     /// [`scoped`](Self::scoped)).
     pub fn frame_scope(&self) -> FrameScope {
         if self.adapter_info.backend == wgpu::Backend::BrowserWebGpu {
-            return FrameScope { guards: None };
+            return FrameScope {
+                guards: Guards::None,
+            };
+        }
+        if self.handlers && capture::open(self.log_id()) {
+            return FrameScope {
+                guards: Guards::Captured(std::marker::PhantomData),
+            };
         }
         let oom = self.device.push_error_scope(wgpu::ErrorFilter::OutOfMemory);
         let validation = self.device.push_error_scope(wgpu::ErrorFilter::Validation);
         FrameScope {
-            guards: Some((oom, validation)),
+            guards: Guards::Scopes(oom, validation),
         }
+    }
+
+    /// Identifies this context's error log (what its handler captures frames' errors for).
+    pub(super) fn log_id(&self) -> usize {
+        std::sync::Arc::as_ptr(&self.errors) as usize
     }
 }
 
-/// The validation and out-of-memory error scopes of a frame, spanning several wgpu calls; see
-/// [`GpuContext::frame_scope`]. Dropping it unpopped releases the scopes and discards what they
-/// caught.
+/// The thread-local slot of the frame open on this thread (see [`GpuContext::frame_scope`]).
+pub(super) mod capture {
+    use std::cell::RefCell;
+
+    /// The frame open on this thread: its context's log id and the first validation and
+    /// out-of-memory errors raised while it is open.
+    struct Open {
+        log: usize,
+        validation: Option<wgpu::Error>,
+        oom: Option<wgpu::Error>,
+    }
+
+    thread_local! {
+        static OPEN: RefCell<Option<Open>> = const { RefCell::new(None) };
+    }
+
+    /// Opens the slot for the context whose log is `log`; `false` when one is open already on
+    /// this thread (then the caller pushes scopes).
+    pub(in crate::device) fn open(log: usize) -> bool {
+        OPEN.with(|slot| {
+            let mut slot = slot.borrow_mut();
+            if slot.is_some() {
+                return false;
+            }
+            *slot = Some(Open {
+                log,
+                validation: None,
+                oom: None,
+            });
+            true
+        })
+    }
+
+    /// Closes the slot: the first validation error, else the first out-of-memory one.
+    pub(in crate::device) fn close() -> Option<wgpu::Error> {
+        OPEN.with(|slot| slot.borrow_mut().take())
+            .and_then(|open| open.validation.or(open.oom))
+    }
+
+    /// What the uncaptured-error handler of the context whose log is `log` does first: keeps
+    /// `error` for the frame open on this thread for that context (`None`), or gives it back to
+    /// be logged (another context's frame, none open, an internal error).
+    pub(in crate::device) fn take(log: usize, error: wgpu::Error) -> Option<wgpu::Error> {
+        OPEN.with(|slot| {
+            let Ok(mut slot) = slot.try_borrow_mut() else {
+                return Some(error);
+            };
+            let Some(open) = slot.as_mut().filter(|o| o.log == log) else {
+                return Some(error);
+            };
+            let first = match &error {
+                wgpu::Error::Validation { .. } => &mut open.validation,
+                wgpu::Error::OutOfMemory { .. } => &mut open.oom,
+                wgpu::Error::Internal { .. } => return Some(error),
+            };
+            if first.is_none() {
+                *first = Some(error);
+            }
+            None
+        })
+    }
+}
+
+/// The error scopes of a frame, spanning several wgpu calls; see [`GpuContext::frame_scope`].
+/// Dropping it unpopped releases the scopes and discards what they caught.
 #[must_use = "pop the scope to learn whether the calls inside it failed"]
 #[derive(Debug)]
 pub struct FrameScope {
+    guards: Guards,
+}
+
+/// What a [`FrameScope`] holds.
+#[derive(Debug)]
+enum Guards {
+    /// Nothing is caught (the browser's WebGPU).
+    None,
     /// (out-of-memory, validation): pushed in that order, popped innermost first.
-    guards: Option<(wgpu::ErrorScopeGuard, wgpu::ErrorScopeGuard)>,
+    Scopes(wgpu::ErrorScopeGuard, wgpu::ErrorScopeGuard),
+    /// The handler keeps the errors in this thread's slot (`capture`); not `Send`, as scopes.
+    Captured(std::marker::PhantomData<*const ()>),
+}
+
+impl Drop for FrameScope {
+    fn drop(&mut self) {
+        if matches!(self.guards, Guards::Captured(_)) {
+            drop(capture::close());
+        }
+    }
 }
 
 impl FrameScope {
@@ -87,19 +186,23 @@ impl FrameScope {
     /// `CommandEncoder::finish`, `Queue::submit`, …) with the operation vgpu's error names; an
     /// error naming none of them is the last operation's.
     pub fn pop(
-        self,
+        mut self,
         label: Option<&str>,
         operations: &[(&str, &'static str)],
     ) -> Result<(), DeviceError> {
-        let Some((oom, validation)) = self.guards else {
-            return Ok(());
+        let error = match std::mem::replace(&mut self.guards, Guards::None) {
+            Guards::None => return Ok(()),
+            Guards::Captured(_) => capture::close(),
+            Guards::Scopes(oom, validation) => {
+                // wgpu-core resolves error scopes synchronously: this never waits. Both are
+                // popped (innermost first) so both are released.
+                let validation =
+                    crate::wait::block_on("pop_error_scope", "the async form", validation.pop())?;
+                let oom = crate::wait::block_on("pop_error_scope", "the async form", oom.pop())?;
+                validation.or(oom)
+            }
         };
-        // wgpu-core resolves error scopes synchronously: this never waits. Both are popped
-        // (innermost first) so both are released.
-        let validation =
-            crate::wait::block_on("pop_error_scope", "the async form", validation.pop())?;
-        let oom = crate::wait::block_on("pop_error_scope", "the async form", oom.pop())?;
-        let Some(error) = validation.or(oom) else {
+        let Some(error) = error else {
             return Ok(());
         };
         let text = match &error {
