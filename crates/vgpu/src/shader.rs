@@ -67,8 +67,8 @@ impl Gpu {
         })
     }
 
-    /// Moves every draw, effect and compute made from `old` onto `new` (what hot reload does,
-    /// [`watch_shader`](Self::watch_shader)): each gets `new`'s program for the same entry
+    /// Moves every draw, effect and compute made from `old` onto `new` (what hot reload does:
+    /// `Gpu::watch_shader`, feature `hot-reload`): each gets `new`'s program for the same entry
     /// points, and every binding's content (value, block, buffer, texture, sampler) moves to
     /// `new`'s binding of the same name when it has the same kind and shape. A binding `new`
     /// no longer uses, or uses with another type, is reported and its content kept aside (a
@@ -88,7 +88,7 @@ impl Gpu {
     ///     @vertex fn vs() -> @builtin(position) vec4f { return vec4f(0.0, 0.0, 0.0, 1.0); }
     ///     @fragment fn fs() -> @location(0) vec4f { return tint; }")?;
     /// let draw = gpu.draw(&v1, vgpu::DrawDesc::default())?;
-    /// draw.set("tint", [1.0f32, 0.5, 0.0, 1.0])?;
+    /// draw.set("tint", &[1.0f32, 0.5, 0.0, 1.0])?;
     /// let v2 = gpu.shader("tint", "
     ///     @group(0) @binding(0) var<uniform> tint: vec4f;
     ///     @vertex fn vs() -> @builtin(position) vec4f { return vec4f(0.0, 0.0, 0.0, 1.0); }
