@@ -8,8 +8,10 @@ use crate::binding::Binding;
 use crate::binding_arg::BindingArg;
 use crate::buffer::Buffer;
 use crate::descriptors::{ColorTarget, DepthState, GpuId};
-use crate::error::{BindingError, Result};
+use crate::error::{BindingError, Result, foreign_gpu};
+use crate::geometry_error::GeometryError;
 use crate::gpu::Gpu;
+use crate::mesh::Mesh;
 use crate::op_handle::OpHandle;
 use crate::pipeline_error::PipelineError;
 use crate::shader::Shader;
@@ -120,6 +122,27 @@ pub struct DrawDesc {
     /// unknown name, a value the type cannot hold or a required one missing is an error at
     /// [`Gpu::draw`]. Pipelines are cached per constant set.
     pub constants: Vec<(String, f64)>,
+    /// A mesh whose attributes feed the vertex inputs by name ([`Gpu::mesh`]). Default `None`.
+    ///
+    /// Each vertex input of the vertex entry point (an argument, or a member of a struct
+    /// argument) takes the mesh attribute of its own name at its own `@location`:
+    /// `@location(1) position: vec3f` reads `position`, whatever location the shader gives it.
+    /// Inputs at a location that a buffer of `vertex_buffers` describes are fed by that buffer
+    /// instead (per-instance data): those buffers take the slots after the mesh's (one per
+    /// input it feeds) and keep their own locations. The mesh's indices are drawn (or, without
+    /// indices, its vertices, unless `vertex_count` says otherwise).
+    ///
+    /// An input must read its attribute with the same scalar kind (float, including the
+    /// normalized and `f16` formats; signed; unsigned) and the same component count: a
+    /// `vec2f` input over a `Float32x3` attribute is refused, and so is a `vec3f` input over a
+    /// `Float32x4` tangent or color (WebGPU would drop `w`; vgpu refuses it as the likelier
+    /// mistake: declare `vec4f` and use `.xyz`).
+    ///
+    /// Errors at [`Gpu::draw`]: `VGPU-MESH-ATTRIBUTE-MISSING` (an input named as no attribute,
+    /// listing the mesh's), `VGPU-MESH-ATTRIBUTE-TYPE`, `VGPU-MESH-INDEX-BUFFER` (a mesh and an
+    /// `index_buffer` both), `VGPU-MESH-VERTEX-BUFFERS` (more buffers than the device allows),
+    /// `VGPU-FOREIGN-GPU` (a mesh of another `Gpu`).
+    pub mesh: Option<Mesh>,
 }
 
 impl Default for DrawDesc {
@@ -144,6 +167,7 @@ impl Default for DrawDesc {
             multisample_mask: !0,
             alpha_to_coverage: false,
             constants: Vec::new(),
+            mesh: None,
         }
     }
 }
@@ -268,6 +292,7 @@ impl Gpu {
             Stages::Compute { .. } => Vec::new(),
         };
         let program = self.with_state(|st| st.program(&shader.inner, stages))?;
+        let desc = self.lower_mesh(desc, &program)?;
         check_vertex_layout(&desc, &program)?;
         let state_key = render_state_key(&desc, constants);
         // One shared key per distinct render state (draws of a scene share a few).
@@ -492,6 +517,122 @@ fn check_vertex_inputs(desc: &DrawDesc, program: &Program) -> Result<()> {
         }
     }
     Ok(())
+}
+
+/// The WGSL spelling of the type a vertex format matches (`vec3f`, `u32`, …).
+fn wgsl_type(format: wgpu::VertexFormat) -> String {
+    use wgpu::VertexFormat as F;
+    let (components, family) = vertex_format_shape(format);
+    let half = matches!(format, F::Float16 | F::Float16x2 | F::Float16x4);
+    let (scalar, suffix) = match (family, half) {
+        (0, true) => ("f16", 'h'),
+        (0, false) => ("f32", 'f'),
+        (1, _) => ("i32", 'i'),
+        _ => ("u32", 'u'),
+    };
+    if components == 1 {
+        scalar.to_owned()
+    } else {
+        format!("vec{components}{suffix}")
+    }
+}
+
+impl Gpu {
+    /// `desc` with its mesh lowered onto vertex buffers and an index buffer: one vertex buffer
+    /// per vertex input of `program` fed by the mesh attribute of the input's name, at the
+    /// input's location (inputs at a location one of `desc.vertex_buffers` describes are left
+    /// to it), then `desc.vertex_buffers`; the mesh's indices, or its vertex count. `desc`
+    /// unchanged without a mesh.
+    fn lower_mesh(&self, mut desc: DrawDesc, program: &Program) -> Result<DrawDesc> {
+        let Some(mesh) = desc.mesh.clone() else {
+            return Ok(desc);
+        };
+        let mesh = &mesh.inner;
+        if mesh.gpu != self.id() {
+            return Err(foreign_gpu(
+                "mesh",
+                &mesh.label,
+                format!("creating draw {:?}", desc.label),
+            ));
+        }
+        if desc.index_buffer.is_some() {
+            return Err(GeometryError::IndexBuffer {
+                draw: desc.label.clone(),
+                mesh: mesh.label.clone(),
+            }
+            .into());
+        }
+        let mut buffers =
+            Vec::with_capacity(program.vertex_inputs.len() + desc.vertex_buffers.len());
+        for input in &program.vertex_inputs {
+            let given = desc
+                .vertex_buffers
+                .iter()
+                .flat_map(|v| &v.attributes)
+                .any(|a| a.shader_location == input.location);
+            if given {
+                continue;
+            }
+            let Some(attribute) = mesh.attributes.iter().find(|a| a.name == input.name) else {
+                return Err(GeometryError::AttributeMissing {
+                    draw: desc.label.clone(),
+                    mesh: mesh.label.clone(),
+                    input: input.name.clone(),
+                    location: input.location,
+                    attributes: mesh
+                        .attributes
+                        .iter()
+                        .map(|a| (a.name.clone(), a.format))
+                        .collect(),
+                }
+                .into());
+            };
+            if vertex_format_shape(input.format) != vertex_format_shape(attribute.format) {
+                return Err(GeometryError::AttributeType {
+                    draw: desc.label.clone(),
+                    mesh: mesh.label.clone(),
+                    input: input.name.clone(),
+                    location: input.location,
+                    wgsl: wgsl_type(input.format),
+                    input_format: input.format,
+                    attribute_format: attribute.format,
+                }
+                .into());
+            }
+            buffers.push(VertexBuffer {
+                buffer: attribute.buffer.clone(),
+                offset: 0,
+                stride: attribute.format.size(),
+                step_mode: wgpu::VertexStepMode::Vertex,
+                attributes: vec![wgpu::VertexAttribute {
+                    format: attribute.format,
+                    offset: 0,
+                    shader_location: input.location,
+                }],
+            });
+        }
+        let max = self.ctx.limits().max_vertex_buffers;
+        let needed = buffers.len() + desc.vertex_buffers.len();
+        if u32::try_from(needed).ok().is_none_or(|n| n > max) {
+            return Err(GeometryError::VertexBuffers {
+                draw: desc.label.clone(),
+                needed,
+                mesh: buffers.len(),
+                max,
+            }
+            .into());
+        }
+        buffers.append(&mut desc.vertex_buffers);
+        desc.vertex_buffers = buffers;
+        desc.index_buffer = mesh
+            .index
+            .as_ref()
+            .map(|i| IndexBuffer::new(&i.buffer, i.format, i.count));
+        if desc.index_buffer.is_none() {
+            desc.vertex_count = desc.vertex_count.or(Some(mesh.vertex_count));
+        }
+        Ok(desc)
+    }
 }
 
 impl Draw {

@@ -200,6 +200,9 @@ pub enum Error {
     /// Replacing a shader under live draws (hot reload).
     #[error(transparent)]
     Reload(Box<crate::reload_error::ReloadError>),
+    /// Geometry primitives, meshes, and draws from meshes.
+    #[error(transparent)]
+    Geometry(Box<crate::geometry_error::GeometryError>),
     /// Textures: kinds, views, writes, read-back, mipmaps.
     #[error(transparent)]
     Texture(Box<crate::texture_error::TextureError>),
@@ -232,6 +235,7 @@ boxed_from! {
     Indirect(crate::indirect_error::IndirectError),
     Query(crate::query_error::QueryError),
     Reload(crate::reload_error::ReloadError),
+    Geometry(crate::geometry_error::GeometryError),
     Texture(crate::texture_error::TextureError),
     Image(crate::image_error::ImageError),
 }
@@ -278,6 +282,7 @@ impl ErrorCode for Error {
             Error::Indirect(e) => e.code(),
             Error::Query(e) => e.code(),
             Error::Reload(e) => e.code(),
+            Error::Geometry(e) => e.code(),
             Error::Texture(e) => e.code(),
             Error::Image(e) => e.code(),
         }
@@ -315,6 +320,7 @@ impl std::fmt::Debug for Error {
             Error::Indirect(e) => e,
             Error::Query(e) => e,
             Error::Reload(e) => e,
+            Error::Geometry(e) => e,
             Error::Texture(e) => e,
             Error::Image(e) => e,
         };
@@ -421,6 +427,14 @@ impl Error {
     /// The shader-replacement error, if this is one.
     pub fn as_reload(&self) -> Option<&crate::reload_error::ReloadError> {
         if let Error::Reload(e) = self {
+            Some(e)
+        } else {
+            None
+        }
+    }
+    /// The geometry or mesh error, if this is one.
+    pub fn as_geometry(&self) -> Option<&crate::geometry_error::GeometryError> {
+        if let Error::Geometry(e) = self {
             Some(e)
         } else {
             None

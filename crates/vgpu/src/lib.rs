@@ -22,14 +22,17 @@
 //!   `binding`, `typed_binding` and `set_batch` (sets through a binding resolved once),
 //!   `binding_arg` (what a binding is given), `uniforms`, `buffer`, `texture`, `sampler`,
 //!   `target` (`target_desc`, `rgba_image`), `surface`, `bundle`, `frame` (`pass`,
-//!   `compute_pass`, `pass_desc`), `effect`; `low_level` (power-user items) and `inspect` (a
-//!   testing aid, hidden from the docs). Each method checks its arguments (handles of another
+//!   `compute_pass`, `pass_desc`), `effect`, `mesh` (a `geometry` uploaded; its draws match
+//!   attributes to vertex inputs by name), `shader_watch` (hot reload; `shader_reload` is its
+//!   report); `low_level` (power-user items) and `inspect` (a testing aid, hidden from the
+//!   docs). Each method checks its arguments (handles of another
 //!   `Gpu` are refused), lowers them, locks the state and delegates;
 //! - **`state/`** (private): the state and its lock, operation records and their memo, binding
 //!   assignment, recording, pipelines, timing; it holds records, never a handle. Its files are
 //!   `impl State` blocks by job, which import `State` from `state/mod.rs`;
-//! - both use the plain modules `descriptors`, `error`, `readback`, `typed` (typed values),
-//!   `typed_ref` (a typed value with its Rust type erased), `advisor` and `report`.
+//! - both use the plain modules `descriptors`, `error` (and each area's error file), `readback`,
+//!   `typed` (typed values), `typed_ref` (a typed value with its Rust type erased), `geometry`
+//!   (primitives on the CPU), `shader_reload`, `advisor` and `report`.
 //!
 //! ## Capture vocabulary
 //!
@@ -93,6 +96,8 @@ mod effect;
 mod error;
 mod error_codes;
 mod frame;
+pub mod geometry;
+mod geometry_error;
 mod gpu;
 mod gpu_options;
 mod image_error;
@@ -103,6 +108,7 @@ mod indirect_error;
 #[doc(hidden)]
 pub mod inspect;
 pub mod low_level;
+mod mesh;
 mod mips;
 mod occlusion;
 mod one_shot;
@@ -162,12 +168,15 @@ pub use error::{
 };
 pub use error_codes::{CodeInfo, error_codes, explain};
 pub use frame::Frame;
+pub use geometry::{AttributeData, Geometry};
+pub use geometry_error::GeometryError;
 pub use gpu::Gpu;
 pub use gpu_options::GpuOptions;
 pub use image_error::ImageError;
 #[cfg(feature = "image")]
 pub use image_file::{HdrFormat, ImageOptions, ImageSource};
 pub use indirect_error::IndirectError;
+pub use mesh::Mesh;
 pub use occlusion::{OcclusionQueries, OcclusionResults};
 pub use pass::Pass;
 pub use pass_desc::{PassDesc, PassTarget};
