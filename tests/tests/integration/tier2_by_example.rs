@@ -195,6 +195,93 @@ fn s05_fixits_name_the_code_the_binding_and_the_fix() {
     );
 }
 
+/// §6: a cube from `geometry::cuboid` uploaded as a mesh, its `position` and `normal` feeding
+/// the vertex inputs of those names, lit by one directional light through a perspective camera
+/// at (2, 2, 3). Upstream checks that some pixel is brighter than 20; here the cube's silhouette
+/// is where its projection says: every pixel outside the projected corners' box (one pixel of
+/// margin) is the clear color, most of the box is lit, and the pixel at the projected center
+/// has the three visible faces' shading (each faces the light at the same angle:
+/// `(0.2, 0.5, 1.0) × 1/√3`).
+#[test]
+fn s06_a_mesh_box_is_lit_where_its_projection_says() {
+    use glam::{Mat4, Vec3};
+    let run = run_example("by_example_s06_scene", &[]);
+    let frame = counters(&run, "frame 1: ");
+    assert_eq!(frame["draws"], 1);
+    assert_eq!(frame["pipelines created"], 1);
+    assert_eq!(
+        run.line("vertex inputs: "),
+        "vertex inputs: position@0, normal@1"
+    );
+    assert!(
+        run.line("mesh attributes: ")
+            .contains("position Float32x3, normal Float32x3"),
+        "{}",
+        run.stdout
+    );
+    if run.noop() {
+        assert_nothing_written_on_noop(&run);
+        return;
+    }
+    let size = 32u32;
+    let view_projection = Mat4::perspective_rh(45f32.to_radians(), 1.0, 0.1, 100.0)
+        * Mat4::look_at_rh(Vec3::new(2.0, 2.0, 3.0), Vec3::ZERO, Vec3::Y);
+    let to_pixel = |p: Vec3| {
+        let ndc = view_projection.project_point3(p);
+        (
+            (ndc.x * 0.5 + 0.5) * size as f32,
+            (0.5 - ndc.y * 0.5) * size as f32,
+        )
+    };
+    let corners = (0..8).map(|i| {
+        let c = |bit: u32| if i & bit != 0 { 0.5 } else { -0.5 };
+        to_pixel(Vec3::new(c(1), c(2), c(4)))
+    });
+    let (mut x0, mut y0, mut x1, mut y1) = (f32::MAX, f32::MAX, f32::MIN, f32::MIN);
+    for (x, y) in corners {
+        (x0, y0, x1, y1) = (x0.min(x), y0.min(y), x1.max(x), y1.max(y));
+    }
+    let (w, h, pixels) = run.png("by_example_s06_scene.png");
+    assert_eq!((w, h), (size, size));
+    let clear = [unorm(0.05), unorm(0.05), unorm(0.08), 255];
+    let (mut inside, mut lit) = (0, 0);
+    for y in 0..size {
+        for x in 0..size {
+            let i = ((y * size + x) * 4) as usize;
+            let px = &pixels[i..i + 4];
+            let (cx, cy) = (x as f32 + 0.5, y as f32 + 0.5);
+            let in_box = cx > x0 - 1.0 && cx < x1 + 1.0 && cy > y0 - 1.0 && cy < y1 + 1.0;
+            if in_box {
+                inside += 1;
+                lit += usize::from(px[2] > 60);
+            } else {
+                let near = px.iter().zip(clear).all(|(&p, c)| p.abs_diff(c) <= 1);
+                assert!(
+                    near,
+                    "pixel ({x},{y}) outside the cube's box is {px:?}, not {clear:?}"
+                );
+            }
+        }
+    }
+    assert!(
+        lit * 2 > inside,
+        "{lit} of the {inside} pixels of the cube's box are lit (box {x0:.1}..{x1:.1} × {y0:.1}..{y1:.1})"
+    );
+    let (cx, cy) = to_pixel(Vec3::ZERO);
+    let i = ((cy as u32 * size + cx as u32) * 4) as usize;
+    let shade = 1.0 / 3f32.sqrt();
+    let expected = [unorm(0.2 * shade), unorm(0.5 * shade), unorm(shade), 255];
+    let center = &pixels[i..i + 4];
+    let near = center
+        .iter()
+        .zip(expected)
+        .all(|(&p, e)| p.abs_diff(e) <= 2);
+    assert!(
+        near,
+        "the center pixel is {center:?}, expected {expected:?}"
+    );
+}
+
 /// §7: the float scene keeps values above 1 (its brightest texel, 7.5, read back), and the post
 /// pass tone-maps it texel by texel into the 8-bit output: `c / (1 + c)` of (x + 0.5, 1.5, 3.0)
 /// (upstream: green > 100, blue > 150).
