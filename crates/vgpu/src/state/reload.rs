@@ -108,145 +108,39 @@ impl State {
         };
         let draw = op.label.to_string();
         let old = std::mem::replace(&mut op.program, program.clone());
-        let mut old_contents: Vec<Option<BindingContent>> = std::mem::take(&mut op.contents)
-            .into_iter()
-            .map(Some)
-            .collect();
-        let old_info = |i: usize| {
-            let b = &old.bindings[i];
-            let layout = old
-                .shader
-                .core
-                .bindings()
-                .get(b.info)
-                .and_then(|x| x.layout.clone());
-            (b.kind, layout)
+        let old_contents = std::mem::take(&mut op.contents);
+        let mut moved = Moved {
+            contents: super::operation::Contents::with_capacity(program.bindings.len()),
+            renumbered: vec![None; old.bindings.len()],
+            stale: Vec::new(),
         };
-        let mut renumbered: Vec<Option<usize>> = vec![None; old.bindings.len()];
-        let mut contents = super::operation::Contents::with_capacity(program.bindings.len());
-        for pb in &program.bindings {
-            let layout = program
-                .shader
-                .core
-                .bindings()
-                .get(pb.info)
-                .and_then(|x| x.layout.clone());
-            let mut note = |fate| {
-                moves.push(ReloadedBinding {
-                    draw: draw.clone(),
-                    binding: pb.name.to_string(),
-                    fate,
-                });
-            };
-            let previous = old
-                .bindings
-                .iter()
-                .position(|b| b.name == pb.name)
-                .filter(|&i| !matches!(old_contents[i], Some(BindingContent::Unset) | None));
-            if let Some(i) = previous {
-                let (kind, old_layout) = old_info(i);
-                match difference(kind, old_layout.as_deref(), pb.kind, layout.as_deref()) {
-                    None => {
-                        renumbered[i] = Some(contents.len());
-                        contents.push(old_contents[i].take().unwrap_or(BindingContent::Unset));
-                        note(BindingFate::Kept);
-                    }
-                    Some(difference) => {
-                        note(BindingFate::Changed {
-                            before: describe(kind, old_layout.as_deref()),
-                            after: describe(pb.kind, layout.as_deref()),
-                            difference,
-                        });
-                        parked.push(Parked {
-                            name: old.bindings[i].name.clone(),
-                            kind,
-                            layout: old_layout,
-                            content: old_contents[i].take().unwrap_or(BindingContent::Unset),
-                        });
-                        contents.push(BindingContent::Unset);
-                    }
-                }
-                continue;
-            }
-            let restorable = parked.iter().position(|p| {
-                p.name == pb.name
-                    && difference(p.kind, p.layout.as_deref(), pb.kind, layout.as_deref()).is_none()
-            });
-            match restorable {
-                Some(p) => {
-                    contents.push(parked.swap_remove(p).content);
-                    note(BindingFate::Restored);
-                }
-                None => {
-                    contents.push(BindingContent::Unset);
-                    note(BindingFate::Added);
-                }
-            }
-        }
-        for (i, content) in old_contents.iter_mut().enumerate() {
-            let Some(content) = content.take() else {
-                continue;
-            };
-            if matches!(content, BindingContent::Unset) {
-                continue;
-            }
-            let (kind, layout) = old_info(i);
-            // A parked content of the same name (an older shape) gives way to the newer one.
-            let name = old.bindings[i].name.clone();
-            if let Some(p) = parked.iter().position(|p| p.name == name) {
-                let stale = parked.swap_remove(p);
-                self.deferred_release(stale.content);
-            }
+        let mut old_contents: Vec<Option<BindingContent>> =
+            old_contents.into_iter().map(Some).collect();
+        let mut note = |binding: &str, fate| {
             moves.push(ReloadedBinding {
                 draw: draw.clone(),
-                binding: name.to_string(),
-                fate: BindingFate::Vanished,
+                binding: binding.to_owned(),
+                fate,
             });
-            parked.push(Parked {
-                name,
-                kind,
-                layout,
-                content,
-            });
-        }
-        let Some(op) = self.ops.get_mut(key) else {
-            return;
         };
-        let len = program.groups.len().min(super::command_sink::MAX_GROUPS);
-        let mut groups = Groups::new(len);
-        // Claimed groups keep the caller's bind group (`replace_shader` checked their layouts;
-        // claimed programs keep the WGSL order, so the memo's index is the group number).
-        let old_len = op.fast.groups_len;
-        for (gi, (memo, fresh)) in op
-            .groups
-            .iter_mut(old_len)
-            .zip(groups.iter_mut(len as u8))
-            .enumerate()
-        {
-            if memo.claimed().is_some() && program.claims.get(gi as u32).is_some() {
-                std::mem::swap(memo, fresh);
-            }
-        }
-        op.groups = groups;
-        op.fast.groups_len = len as u8;
-        op.contents = contents;
-        match &mut op.kind {
-            OperationKind::Render(r) => r.pipelines = Default::default(),
-            OperationKind::Compute(c) => c.pipeline = None,
-        }
-        op.fast.unset = op.count_unset();
-        op.bindings_changed();
-        op.rebuild_group_values();
+        take_by_name(
+            &old,
+            &program,
+            &mut old_contents,
+            &mut parked,
+            &mut moved,
+            &mut note,
+        );
+        park_the_rest(&old, old_contents, &mut parked, &mut moved, &mut note);
+        install(op, &program, moved.contents);
         self.note_op_changed(key);
-        self.remap_followers(key, &renumbered);
+        self.remap_followers(key, &moved.renumbered);
+        for content in moved.stale {
+            self.release_content(content);
+        }
         if !parked.is_empty() {
             self.parked.insert(key, parked);
         }
-    }
-
-    /// Releases a content now (outside `reprogram`'s borrow of the operation).
-    fn deferred_release(&mut self, content: BindingContent) {
-        self.release_content(content);
     }
 
     /// Releases what operation `key` parked (it is being removed).
@@ -257,6 +151,151 @@ impl State {
             }
         }
     }
+}
+
+/// What moving an operation's contents made: its new contents (the new program's binding
+/// order), where each old binding went, and parked contents that newer ones replaced (released
+/// by the caller).
+struct Moved {
+    contents: super::operation::Contents,
+    renumbered: Vec<Option<usize>>,
+    stale: Vec<BindingContent>,
+}
+
+/// A binding's kind and reflected layout in `program`.
+fn binding_shape(program: &Program, i: usize) -> (BindingKind, Option<Arc<TypeLayout>>) {
+    let b = &program.bindings[i];
+    let layout = program
+        .shader
+        .core
+        .bindings()
+        .get(b.info)
+        .and_then(|x| x.layout.clone());
+    (b.kind, layout)
+}
+
+/// Gives each binding of `new` the content of `old`'s binding of its name when kind and shape
+/// agree (else parks that content), or a parked content of its name and shape, or nothing.
+fn take_by_name(
+    old: &Program,
+    new: &Program,
+    old_contents: &mut [Option<BindingContent>],
+    parked: &mut Vec<Parked>,
+    moved: &mut Moved,
+    note: &mut impl FnMut(&str, BindingFate),
+) {
+    for (n, pb) in new.bindings.iter().enumerate() {
+        let (_, layout) = binding_shape(new, n);
+        let previous = old
+            .bindings
+            .iter()
+            .position(|b| b.name == pb.name)
+            .filter(|&i| !matches!(old_contents[i], Some(BindingContent::Unset) | None));
+        if let Some(i) = previous {
+            let (kind, old_layout) = binding_shape(old, i);
+            let content = old_contents[i].take().unwrap_or(BindingContent::Unset);
+            match difference(kind, old_layout.as_deref(), pb.kind, layout.as_deref()) {
+                None => {
+                    moved.renumbered[i] = Some(moved.contents.len());
+                    moved.contents.push(content);
+                    note(&pb.name, BindingFate::Kept);
+                }
+                Some(difference) => {
+                    note(
+                        &pb.name,
+                        BindingFate::Changed {
+                            before: describe(kind, old_layout.as_deref()),
+                            after: describe(pb.kind, layout.as_deref()),
+                            difference,
+                        },
+                    );
+                    parked.push(Parked {
+                        name: pb.name.clone(),
+                        kind,
+                        layout: old_layout,
+                        content,
+                    });
+                    moved.contents.push(BindingContent::Unset);
+                }
+            }
+            continue;
+        }
+        let restorable = parked.iter().position(|p| {
+            p.name == pb.name
+                && difference(p.kind, p.layout.as_deref(), pb.kind, layout.as_deref()).is_none()
+        });
+        match restorable {
+            Some(p) => {
+                moved.contents.push(parked.swap_remove(p).content);
+                note(&pb.name, BindingFate::Restored);
+            }
+            None => {
+                moved.contents.push(BindingContent::Unset);
+                note(&pb.name, BindingFate::Added);
+            }
+        }
+    }
+}
+
+/// Parks what `old`'s bindings still hold (the new program does not use them); a content
+/// parked earlier under the same name gives way (into `moved.stale`).
+fn park_the_rest(
+    old: &Program,
+    old_contents: Vec<Option<BindingContent>>,
+    parked: &mut Vec<Parked>,
+    moved: &mut Moved,
+    note: &mut impl FnMut(&str, BindingFate),
+) {
+    for (i, content) in old_contents.into_iter().enumerate() {
+        let Some(content) = content.filter(|c| !matches!(c, BindingContent::Unset)) else {
+            continue;
+        };
+        let (kind, layout) = binding_shape(old, i);
+        let name = old.bindings[i].name.clone();
+        if let Some(p) = parked.iter().position(|p| p.name == name) {
+            moved.stale.push(parked.swap_remove(p).content);
+        }
+        note(&name, BindingFate::Vanished);
+        parked.push(Parked {
+            name,
+            kind,
+            layout,
+            content,
+        });
+    }
+}
+
+/// Installs `program` and `contents` on `op`: fresh group memos (a claimed group keeps the
+/// caller's bind group: `replace_shader` checked its layout, and claimed programs keep the WGSL
+/// order, so a memo's index is its group number), no pipelines, the fast record rebuilt.
+fn install(
+    op: &mut super::operation::Operation,
+    program: &Program,
+    contents: super::operation::Contents,
+) {
+    let len = program.groups.len().min(super::command_sink::MAX_GROUPS);
+    let mut groups = Groups::new(len);
+    let old_len = op.fast.groups_len;
+    for (gi, (memo, fresh)) in op
+        .groups
+        .iter_mut(old_len)
+        .zip(groups.iter_mut(len as u8))
+        .enumerate()
+    {
+        if memo.claimed().is_some() && program.claims.get(gi as u32).is_some() {
+            std::mem::swap(memo, fresh);
+        }
+    }
+    op.groups = groups;
+    op.fast.groups_len = len as u8;
+    op.contents = contents;
+    match &mut op.kind {
+        OperationKind::Render(r) => r.pipelines = Default::default(),
+        OperationKind::Compute(c) => c.pipeline = None,
+    }
+    op.fast.unset = op.count_unset();
+    op.bindings_changed();
+    op.rebuild_group_values();
 }
 
 /// Whether the operation's pipeline inputs still hold with `after`: its vertex inputs (the
