@@ -1,6 +1,7 @@
 //! Helpers shared by the vgpu examples that are not what the examples teach (exit codes, the
 //! counter lines they print, quantiles, the `--plot` chart), and the `scene` example's
-//! rendering (also called by the `window` example and the tests). The small examples
+//! rendering (also called by the `window` example and the tests), and the `shapes` example's
+//! scene (`shapes.rs`). The small examples
 //! (`triangle`, `per_pass_camera`, `instancing_storage`, `bundle_static_scene`, `existing_app`)
 //! hold all their rendering code in their own file; the tests run their binaries.
 
@@ -12,6 +13,9 @@ pub mod scene;
 
 #[path = "lib/plot.rs"]
 pub mod plot;
+
+#[path = "lib/shapes.rs"]
+pub mod shapes;
 
 /// Turns an example's result into an exit code, printing the error with its `VGPU-…` code and
 /// message (`Display`, not `Debug`).

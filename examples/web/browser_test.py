@@ -9,6 +9,12 @@ frames whose pixels are checked are replayed ones). One line per backend, then o
 (WebGL2 likewise); exit status 1 on a failure. WebGPU is skipped (not failed) when the browser
 gives no adapter.
 
+Then, per backend that ran, the app runner's page (`app.html`: `vgpu::app::run` in the canvas,
+writing `FRAME {json}` into the title every frame): its surface is the canvas's CSS size ×
+devicePixelRatio; the test changes the canvas's CSS size and checks that the surface follows
+within a few frames, the runner reported the resize, and the red square (drawn with the
+surface's aspect) is still square in a screenshot. One line `web app <backend>: …` each.
+
 usage: browser_test.py URL [backend ...]   (backends: webgl, webgpu; default both)
 """
 import json
@@ -172,10 +178,87 @@ def run(url, backend, driver):
     return "ok", summary, auto_line
 
 
+def app_title(driver, until, what):
+    """The parsed `FRAME {json}` title once `until(json)` holds; raises on ERROR or timeout."""
+    deadline, title = time.time() + TIMEOUT_S, ""
+    while time.time() < deadline:
+        title = driver.title
+        if title.startswith("ERROR "):
+            raise RuntimeError(f"the page failed: {title[6:]}")
+        if title.startswith("FRAME "):
+            frame = json.loads(title[6:])
+            if until(frame):
+                return frame
+        time.sleep(0.05)
+    logs = ""
+    try:
+        logs = "; console: " + " | ".join(e["message"] for e in driver.get_log("browser"))
+    except Exception:  # noqa: BLE001 - the logs only explain the timeout
+        pass
+    raise RuntimeError(f"{what}: not after {TIMEOUT_S} s (title {title!r}){logs}")
+
+
+def red_square(driver):
+    """Width and height of the red pixels' bounding box in a screenshot of the page."""
+    width, height, pixel = decode_png(driver.get_screenshot_as_png())
+    xs, ys = [], []
+    for y in range(min(height, 400)):
+        for x in range(min(width, 400)):
+            r, g, b, _ = pixel(x, y)
+            if r > 200 and g < 60 and b < 60:
+                xs.append(x)
+                ys.append(y)
+    if not xs:
+        return 0, 0
+    return max(xs) - min(xs) + 1, max(ys) - min(ys) + 1
+
+
+def run_app(url, backend, driver):
+    """('ok' | 'fail', line) for the app runner's page: the surface follows a CSS resize."""
+    driver.get(url.rsplit("/", 1)[0] + f"/app.html?backend={backend}")
+    problems = []
+
+    def follows(frame):
+        want = [round(frame["css"][0] * frame["dpr"]), round(frame["css"][1] * frame["dpr"])]
+        return frame["surface"] == want
+
+    first = app_title(driver, lambda f: f["frame"] >= 5 and follows(f), "the first frames at the canvas's size")
+    before = red_square(driver)
+    driver.execute_script(
+        "const c = document.getElementById('canvas'); c.style.width = '240px'; c.style.height = '100px';"
+    )
+    resized = app_title(
+        driver,
+        lambda f: f["css"] == [240, 100] and follows(f) and f["frame"] >= first["frame"] + 3,
+        "the surface at the canvas's new CSS size",
+    )
+    after = red_square(driver)
+    if resized["resizes"] <= first["resizes"]:
+        problems.append(f"the runner reported no resize ({first['resizes']} -> {resized['resizes']})")
+    # A redraw before the browser first measured the canvas (size 0) is skipped, as a minimized
+    # window's; none after.
+    if resized["skipped"] != first["skipped"]:
+        problems.append(f"{resized['skipped'] - first['skipped']} frame(s) skipped at the resize")
+    # The square is half the canvas's height, in CSS pixels (a device pixel ratio of 1 here).
+    for (w, h), css in ((before, first["css"]), (after, resized["css"])):
+        if abs(w - h) > 1 or abs(h - css[1] / 2) > 2:
+            problems.append(f"the square is {w}x{h} in a {css[0]}x{css[1]} canvas (expected {css[1] / 2:g} square)")
+    line = (
+        f"{resized['backend']}: surface {first['surface']} at CSS {first['css']} x dpr {first['dpr']:g}, "
+        f"then {resized['surface']} at CSS {resized['css']} within {resized['frame'] - first['frame']} "
+        f"frames ({resized['resizes']} resizes reported, {first['skipped']} redraw(s) skipped before the "
+        f"canvas was measured); square {before[0]}x{before[1]} -> {after[0]}x{after[1]}"
+    )
+    if problems:
+        return "fail", line + "\n    " + "\n    ".join(problems)
+    return "ok", line
+
+
 def main():
     url, backends = sys.argv[1], sys.argv[2:] or ["webgl", "webgpu"]
     options = webdriver.ChromeOptions()
     options.binary_location = "/usr/lib/chromium/chromium"
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
     for flag in FLAGS:
         options.add_argument(flag)
     failed = False
@@ -192,6 +275,18 @@ def main():
         print(f"web {backend}: {status.upper()} {line}", flush=True)
         if auto_line:
             print(auto_line, flush=True)
+        failed |= status == "fail"
+        if status == "skip":
+            continue
+        driver = webdriver.Chrome(options=options, service=Service("/usr/bin/chromedriver"))
+        try:
+            driver.set_page_load_timeout(TIMEOUT_S)
+            status, line = run_app(url, backend, driver)
+        except Exception as e:  # noqa: BLE001 - reported as this backend's failure
+            status, line = "fail", f"{type(e).__name__}: {e}"
+        finally:
+            driver.quit()
+        print(f"web app {backend}: {status.upper()} {line}", flush=True)
         failed |= status == "fail"
     return 1 if failed else 0
 

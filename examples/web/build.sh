@@ -29,5 +29,5 @@ target_dir="${CARGO_TARGET_DIR:-$root/target}"
 mkdir -p "$out"
 wasm-bindgen --target web --no-typescript --out-dir "$out" \
   "$target_dir/wasm32-unknown-unknown/release/vgpu_web.wasm"
-cp "$here/index.html" "$out/"
+cp "$here/index.html" "$here/app.html" "$out/"
 echo "build.sh: built $out (serve it, e.g. python3 -m http.server --bind 127.0.0.1 -d $out 8000)"

@@ -35,5 +35,8 @@ pub mod measuring {}
 #[doc = include_str!("../../docs/windows-and-existing-apps.md")]
 pub mod windows_and_existing_apps {}
 
+#[doc = include_str!("../../docs/apps.md")]
+pub mod apps {}
+
 #[doc = include_str!("../../docs/errors.md")]
 pub mod errors {}

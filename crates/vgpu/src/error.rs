@@ -200,6 +200,9 @@ pub enum Error {
     /// Replacing a shader under live draws (hot reload).
     #[error(transparent)]
     Reload(Box<crate::reload_error::ReloadError>),
+    /// The app runner (`vgpu::app::run`): a panicking callback, no window.
+    #[error(transparent)]
+    App(Box<crate::app_error::AppError>),
     /// Geometry primitives, meshes, and draws from meshes.
     #[error(transparent)]
     Geometry(Box<crate::geometry_error::GeometryError>),
@@ -235,6 +238,7 @@ boxed_from! {
     Indirect(crate::indirect_error::IndirectError),
     Query(crate::query_error::QueryError),
     Reload(crate::reload_error::ReloadError),
+    App(crate::app_error::AppError),
     Geometry(crate::geometry_error::GeometryError),
     Texture(crate::texture_error::TextureError),
     Image(crate::image_error::ImageError),
@@ -282,6 +286,7 @@ impl ErrorCode for Error {
             Error::Indirect(e) => e.code(),
             Error::Query(e) => e.code(),
             Error::Reload(e) => e.code(),
+            Error::App(e) => e.code(),
             Error::Geometry(e) => e.code(),
             Error::Texture(e) => e.code(),
             Error::Image(e) => e.code(),
@@ -320,6 +325,7 @@ impl std::fmt::Debug for Error {
             Error::Indirect(e) => e,
             Error::Query(e) => e,
             Error::Reload(e) => e,
+            Error::App(e) => e,
             Error::Geometry(e) => e,
             Error::Texture(e) => e,
             Error::Image(e) => e,
@@ -427,6 +433,14 @@ impl Error {
     /// The shader-replacement error, if this is one.
     pub fn as_reload(&self) -> Option<&crate::reload_error::ReloadError> {
         if let Error::Reload(e) = self {
+            Some(e)
+        } else {
+            None
+        }
+    }
+    /// The app runner's error, if this is one.
+    pub fn as_app(&self) -> Option<&crate::app_error::AppError> {
+        if let Error::App(e) = self {
             Some(e)
         } else {
             None

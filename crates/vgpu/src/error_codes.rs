@@ -162,6 +162,7 @@ pub fn error_codes() -> impl Iterator<Item = &'static CodeInfo> {
         .chain(crate::indirect_error::CODES)
         .chain(crate::query_error::CODES)
         .chain(crate::reload_error::CODES)
+        .chain(crate::app_error::CODES)
         .chain(crate::geometry_error::CODES)
         .chain(crate::texture_error::CODES)
         .chain(crate::image_error::CODES)

@@ -82,11 +82,16 @@
 )]
 
 mod advisor;
+#[cfg(feature = "app")]
+pub mod app;
+mod app_error;
 mod auto_bundle;
 mod binding;
 mod binding_arg;
 mod buffer;
 mod bundle;
+#[cfg(feature = "glam")]
+pub mod camera;
 mod claim;
 mod compute;
 mod compute_pass;
@@ -152,6 +157,7 @@ mod uniforms;
 pub mod wgsl;
 
 pub use advisor::{Advice, Advisor, AdvisorReport};
+pub use app_error::AppError;
 pub use auto_bundle::{DirectPass, DirectPasses, DirectReason};
 pub use binding::Binding;
 pub use binding_arg::BindingArg;

@@ -23,9 +23,15 @@ use vgpu::{BackendChoice, FrameReport, Gpu, GpuOptions, Surface, SurfaceDesc};
 /// Frames to wait for the read-back before giving up (about 10 s at 60 Hz).
 const READ_BACK_FRAMES: u32 = 600;
 
-/// Runs when the module is instantiated.
+/// Runs when the module is instantiated: `app.html` is the app runner's page
+/// ([`crate::app`]), any other page this one.
 #[wasm_bindgen(start)]
 pub(crate) fn start() {
+    let path = web_sys::window().and_then(|w| w.location().pathname().ok());
+    if path.is_some_and(|p| p.ends_with("/app.html")) {
+        crate::app::start();
+        return;
+    }
     spawn_local(async {
         let title = match run().await {
             Ok(json) => format!("DONE {json}"),
