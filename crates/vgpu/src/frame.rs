@@ -356,9 +356,9 @@ impl<'g> Frame<'g> {
         let gpu = self.gpu;
         let timed = std::mem::take(&mut self.timed);
         let acquired = std::mem::take(&mut self.acquired);
-        // One validation and one out-of-memory scope for the whole submission (finish, uploads,
-        // submit): two pushes and two pops per frame; an error names the call wgpu attributes
-        // it to.
+        // One catch of validation and out-of-memory errors for the whole submission (finish,
+        // uploads, submit: `GpuContext::frame_scope`, through vgpu's own error handler where it
+        // installed one, else two error scopes); an error names the call wgpu attributes it to.
         let (commands, ring, scope) =
             match std::mem::replace(&mut self.encoder, FrameEncoder::Own(None)) {
                 FrameEncoder::Own(encoder) => {
