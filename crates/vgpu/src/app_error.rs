@@ -34,6 +34,21 @@ pub enum AppError {
     },
 }
 
+/// `VGPU-APP-WINDOW` saying `reason`.
+#[cfg_attr(
+    not(feature = "app"),
+    expect(
+        dead_code,
+        reason = "the runner's helper; the runner needs the `app` feature"
+    )
+)]
+pub(crate) fn window_error(reason: impl Into<String>) -> crate::Error {
+    AppError::Window {
+        reason: reason.into(),
+    }
+    .into()
+}
+
 impl ErrorCode for AppError {
     fn code(&self) -> &'static str {
         match self {

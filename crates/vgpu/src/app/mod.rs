@@ -70,6 +70,8 @@ mod runner;
 mod settings;
 #[cfg(target_arch = "wasm32")]
 mod web;
+#[cfg(target_arch = "wasm32")]
+mod web_canvas;
 
 pub use app_context::AppContext;
 pub use clock::{Clock, FixedSteps, MAX_FIXED_STEPS};

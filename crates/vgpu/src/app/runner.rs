@@ -14,7 +14,7 @@ use winit::window::{Window, WindowId};
 
 use super::context::Shared;
 use super::{AppContext, AppSettings, Clock, FrameContext, Input};
-use crate::app_error::AppError;
+use crate::app_error::{AppError, window_error};
 use crate::{BackendChoice, Error, Gpu, GpuOptions, Result, Surface, SurfaceDesc};
 
 /// The handler of the app's event loop.
@@ -25,7 +25,7 @@ pub(crate) struct Runner<S, Setup, Frame> {
     running: Option<Running<S>>,
     /// The window while the browser makes its device.
     #[cfg(target_arch = "wasm32")]
-    opening: Option<super::web::Opening>,
+    opening: Option<super::web_canvas::Opening>,
     /// The app's state once the event loop is ending (what `run` returns).
     state: Option<S>,
     /// What ends `run` with an error (the first one).
@@ -44,14 +44,6 @@ struct Running<S> {
     clock: Clock,
     input: Input,
     shared: Shared,
-}
-
-/// `VGPU-APP-WINDOW` saying `reason`.
-pub(crate) fn window_error(reason: impl Into<String>) -> Error {
-    AppError::Window {
-        reason: reason.into(),
-    }
-    .into()
 }
 
 /// `f()`, a panic in it returned as `VGPU-APP-PANIC` of `callback` at `frame`.
@@ -164,7 +156,7 @@ where
     fn fail(&mut self, event_loop: &ActiveEventLoop, e: Error) {
         // In a browser nothing returns from `run`: the console says why the app ended.
         #[cfg(target_arch = "wasm32")]
-        super::web::log_error(&e);
+        super::web_canvas::log_error(&e);
         if self.error.is_none() {
             self.error = Some(e);
         }
@@ -184,7 +176,7 @@ where
         let attributes =
             attributes.with_inner_size(winit::dpi::LogicalSize::new(s.size.0, s.size.1));
         #[cfg(target_arch = "wasm32")]
-        let attributes = super::web::canvas_attributes(attributes, s)?;
+        let attributes = super::web_canvas::canvas_attributes(attributes, s)?;
         let window = event_loop
             .create_window(attributes)
             .map_err(|e| window_error(format!("the window could not be made: {e}")))?;
@@ -247,7 +239,7 @@ where
         }
         #[cfg(target_arch = "wasm32")]
         {
-            self.opening = Some(super::web::Opening::new(window, options, desc));
+            self.opening = Some(super::web_canvas::Opening::new(window, options, desc));
         }
         Ok(())
     }
@@ -255,7 +247,11 @@ where
     /// Once the browser made the device: the setup callback, then the first frame.
     #[cfg(target_arch = "wasm32")]
     fn poll_opening(&mut self, event_loop: &ActiveEventLoop) {
-        let Some(made) = self.opening.as_ref().and_then(super::web::Opening::take) else {
+        let Some(made) = self
+            .opening
+            .as_ref()
+            .and_then(super::web_canvas::Opening::take)
+        else {
             return;
         };
         let Some(opening) = self.opening.take() else {
