@@ -263,8 +263,15 @@ impl Pool {
             usage: wgpu::BufferUsages::UNIFORM
                 | wgpu::BufferUsages::COPY_DST
                 | wgpu::BufferUsages::COPY_SRC,
-            mapped_at_creation: false,
+            // Zeroed and marked initialized by wgpu before any bind group sees it. A page's
+            // groups bind it with dynamic offsets, for which wgpu requires the whole buffer
+            // initialized: a group made over a page not yet (fully) written keeps an init
+            // action for the page's whole range, and wgpu checks it under the page's lock at
+            // every `set_bind_group` and every replay of a bundle, per draw (and threads
+            // finishing passes at once contend for that lock).
+            mapped_at_creation: true,
         })?;
+        buffer.unmap();
         let class = match found {
             Some(i) => i,
             None => {
