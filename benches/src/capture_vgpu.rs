@@ -36,14 +36,14 @@ use crate::capture::{
 /// Creates the [`Gpu`] of a vgpu mode for `backend`.
 ///
 /// GPU pass timing (timestamp queries) is turned off: the raw twin records none, and the
-/// comparison is about the capture path. Auto-bundles are on, as by default, unless the
-/// environment has `VGPU_AUTO_BUNDLES=0` (to measure what recording every draw costs: the
-/// command line stays as scripts call it).
+/// comparison is about the capture path. Auto-bundles and parallel finishing are on, as by
+/// default, unless the environment has `VGPU_AUTO_BUNDLES=0` (to measure what recording every
+/// draw costs) or `VGPU_PARALLEL_FINISH=0` (every frame in one encoder, finished on the frame's
+/// thread), as `GpuOptions::from_env` reads them: the command line stays as scripts call it.
 pub fn gpu_for(backend: vgpu::BackendChoice) -> Result<Gpu, BenchError> {
     let gpu = Gpu::new(&GpuOptions {
         backend,
-        auto_bundles: std::env::var("VGPU_AUTO_BUNDLES").map_or(true, |v| v != "0"),
-        ..Default::default()
+        ..GpuOptions::from_env()?
     })?;
     gpu.set_gpu_timing(false);
     Ok(gpu)

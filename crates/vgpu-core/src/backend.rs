@@ -86,3 +86,27 @@ pub fn backend_from_env() -> Result<BackendChoice, DeviceError> {
         }),
     }
 }
+
+/// The switch in the environment variable `name`: `None` when unset; `0`, `off`, `false` are
+/// off and `1`, `on`, `true` on (ASCII case ignored); anything else is
+/// [`DeviceError::BadSwitch`].
+pub fn switch_from_env(name: &'static str) -> Result<Option<bool>, DeviceError> {
+    let value = match std::env::var(name) {
+        Ok(v) => v,
+        Err(std::env::VarError::NotPresent) => return Ok(None),
+        Err(std::env::VarError::NotUnicode(v)) => {
+            return Err(DeviceError::BadSwitch {
+                name,
+                actual: v.to_string_lossy().into_owned(),
+            });
+        }
+    };
+    match value.trim().to_ascii_lowercase().as_str() {
+        "0" | "off" | "false" => Ok(Some(false)),
+        "1" | "on" | "true" => Ok(Some(true)),
+        _ => Err(DeviceError::BadSwitch {
+            name,
+            actual: value,
+        }),
+    }
+}

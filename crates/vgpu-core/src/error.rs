@@ -27,6 +27,16 @@ pub enum DeviceError {
         /// The value given.
         actual: String,
     },
+    /// An environment variable that switches a feature on or off holds something else.
+    #[error(
+        "VGPU-DEVICE-ENV-SWITCH: {name}={actual:?} is not a switch; expected one of: 0, 1, off, on, false, true"
+    )]
+    BadSwitch {
+        /// The variable (`VGPU_AUTO_BUNDLES`, `VGPU_PARALLEL_FINISH`).
+        name: &'static str,
+        /// The value it holds.
+        actual: String,
+    },
     /// No adapter could be found; lists every backend tried and why it failed.
     #[error("VGPU-DEVICE-NO-ADAPTER: no GPU adapter found for backend choice {requested}; tried: {}", format_attempts(.attempts))]
     NoAdapter {
@@ -126,6 +136,7 @@ impl ErrorCode for DeviceError {
     fn code(&self) -> &'static str {
         match self {
             DeviceError::UnknownBackend { .. } => "VGPU-DEVICE-BACKEND-UNKNOWN",
+            DeviceError::BadSwitch { .. } => "VGPU-DEVICE-ENV-SWITCH",
             DeviceError::NoAdapter { .. } => "VGPU-DEVICE-NO-ADAPTER",
             DeviceError::Validation { .. } => "VGPU-DEVICE-VALIDATION",
             DeviceError::OutOfMemory { .. } => "VGPU-DEVICE-OUT-OF-MEMORY",

@@ -27,6 +27,12 @@ pub const ERROR_CODES: &[CodeInfo] = &[
         fix: "Use one of auto, vulkan, gl, metal, dx12, webgpu, noop.",
     },
     CodeInfo {
+        code: "VGPU-DEVICE-ENV-SWITCH",
+        variant: "DeviceError::BadSwitch",
+        meaning: "`VGPU_AUTO_BUNDLES` or `VGPU_PARALLEL_FINISH` (read by `GpuOptions::from_env`) holds neither on nor off.",
+        fix: "Set it to 0, 1, off, on, false or true, or unset it (on).",
+    },
+    CodeInfo {
         code: "VGPU-DEVICE-NO-ADAPTER",
         variant: "DeviceError::NoAdapter",
         meaning: "No adapter of the requested backend exists; the message lists every backend tried and why it failed.",

@@ -34,7 +34,7 @@ mod visits;
 mod wait;
 
 pub use adapter::{ContextOptions, SharedDisplay, request_context, request_context_for_window};
-pub use backend::{BackendChoice, backend_from_env};
+pub use backend::{BackendChoice, backend_from_env, switch_from_env};
 pub use device::{FrameScope, GpuContext, UncapturedError};
 pub use error::{AdapterAttempt, DeviceError, ErrorCode};
 pub use error_codes::{CodeInfo, ERROR_CODES};

@@ -115,6 +115,12 @@ counters! {
     passes_recorded_directly,
     /// wgpu errors reported outside an error scope (routed to the `Gpu`, never a panic).
     uncaptured_errors,
+    /// Render passes recorded into a command encoder of their own: large passes, finished in
+    /// parallel when a frame has two or more (vgpu's `GpuOptions::parallel_finish`).
+    pass_encoders,
+    /// Command encoders finished on a worker thread while the frame's thread finished the
+    /// others (a frame's large passes but its last).
+    encoders_finished_in_parallel,
 }
 
 /// One relaxed atomic counter.

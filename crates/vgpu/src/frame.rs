@@ -14,6 +14,7 @@ use vgpu_core::StatsSnapshot;
 use crate::compute_pass::{ComputePass, record_compute_pass};
 use crate::descriptors::TargetSignature;
 use crate::error::{FrameError, Result};
+use crate::frame_encoders::{LARGE_PASS_DRAWS, OwnEncoders, parallel_possible};
 use crate::gpu::Gpu;
 use crate::pass::{Pass, record_pass};
 use crate::pass_desc::{PassDesc, PassTarget, begin_render_pass};
@@ -56,12 +57,14 @@ pub struct Frame<'g> {
     /// Render passes recorded so far (a pass's place in the frame is part of its identity for
     /// auto-bundles).
     passes: u32,
+    /// Large passes get encoders of their own (`frame_encoders.rs`).
+    parallel: bool,
 }
 
 /// Whose command encoder a frame records into.
 enum FrameEncoder<'g> {
     /// vgpu's own: finished and submitted by [`Frame::submit`].
-    Own(Option<wgpu::CommandEncoder>),
+    Own(OwnEncoders),
     /// The app's ([`Gpu::frame_in`]): the app finishes and submits it.
     App(&'g mut wgpu::CommandEncoder),
 }
@@ -78,11 +81,8 @@ impl Gpu {
     /// Opens a frame: `begin_frame`, then passes, then [`Frame::submit`].
     pub fn begin_frame(&self) -> Result<Frame<'_>> {
         self.ctx.check_lost("begin_frame")?;
-        let encoder = self
-            .ctx
-            .device()
-            .create_command_encoder(&wgpu::CommandEncoderDescriptor { label: None });
-        self.open_frame(FrameEncoder::Own(Some(encoder)))
+        // The first encoder is created by the first command (`OwnEncoders::current`).
+        self.open_frame(FrameEncoder::Own(OwnEncoders::default()))
     }
 
     fn open_frame<'g>(&'g self, encoder: FrameEncoder<'g>) -> Result<Frame<'g>> {
@@ -120,6 +120,12 @@ impl Gpu {
             skipped: None,
             occlusion: Default::default(),
             passes: 0,
+            parallel: timed
+                && parallel_possible(
+                    self.shared
+                        .parallel_finish
+                        .load(std::sync::atomic::Ordering::Relaxed),
+                ),
         })
     }
 
@@ -213,7 +219,9 @@ impl<'g> Frame<'g> {
             .into());
         }
         let sig = desc.signature_for(sig);
+        let place = self.passes as usize;
         let id = self.next_pass(desc.label, desc.auto_bundle);
+        let large = self.begin_large_pass(place);
         let timestamp_index = match &self.timer {
             Some(_) if self.timed.len() < MAX_TIMED_PASSES => {
                 self.timed.push(desc.label);
@@ -234,13 +242,43 @@ impl<'g> Frame<'g> {
             PassTarget::Target(t) => Some(t.rendering()),
             PassTarget::Surface(_) => None,
         };
+        let draws_before = self.gpu.ctx.stats().operations_recorded.get();
         let result = record_pass(self.gpu, &mut rpass, sig, id, occlusion.as_mut(), record);
         drop(rendering);
         drop(rpass);
         if let Some(o) = occlusion {
             self.occlusion.end_pass(self.gpu, encoder, o);
         }
+        if let Some(size) = self.gpu.shared.pass_draws.get(place) {
+            let draws = self.gpu.ctx.stats().operations_recorded.get() - draws_before;
+            size.store(
+                u32::try_from(draws).unwrap_or(u32::MAX),
+                std::sync::atomic::Ordering::Relaxed,
+            );
+        }
+        if large && let FrameEncoder::Own(own) = &mut self.encoder {
+            own.end_large_pass();
+        }
         result
+    }
+
+    /// Whether the render pass at `place` in the frame gets an encoder of its own (it recorded
+    /// at least [`LARGE_PASS_DRAWS`] draws at that place in the previous frame); if so, the
+    /// commands recorded so far stay in their encoder.
+    fn begin_large_pass(&mut self, place: usize) -> bool {
+        let FrameEncoder::Own(own) = &mut self.encoder else {
+            return false;
+        };
+        let large =
+            self.parallel
+                && self.gpu.shared.pass_draws.get(place).is_some_and(|d| {
+                    d.load(std::sync::atomic::Ordering::Relaxed) >= LARGE_PASS_DRAWS
+                });
+        if large {
+            own.begin_large_pass();
+            self.gpu.ctx.stats().pass_encoders.bump();
+        }
+        large
     }
 
     /// Records vgpu draws into a render pass the app began (`forget_lifetime()` makes it
@@ -359,34 +397,38 @@ impl<'g> Frame<'g> {
         // One catch of validation and out-of-memory errors for the whole submission (finish,
         // uploads, submit: `GpuContext::frame_scope`, through vgpu's own error handler where it
         // installed one, else two error scopes); an error names the call wgpu attributes it to.
-        let (commands, ring, scope) =
-            match std::mem::replace(&mut self.encoder, FrameEncoder::Own(None)) {
-                FrameEncoder::Own(encoder) => {
-                    let mut encoder = encoder.unwrap_or_else(|| {
-                        gpu.ctx.device().create_command_encoder(&Default::default())
-                    });
-                    let ring =
-                        gpu.with_state(|st| st.timer_resolve(&mut encoder, timed.len() as u32));
+        // Large passes' encoders are finished at once, on workers (`frame_encoders.rs`): they
+        // catch their own errors (`finished`).
+        let (commands, finished, ring, scope) =
+            match std::mem::replace(&mut self.encoder, FrameEncoder::Own(OwnEncoders::default())) {
+                FrameEncoder::Own(mut own) => {
+                    let encoder = own.current(&gpu.ctx);
+                    let ring = gpu.with_state(|st| st.timer_resolve(encoder, timed.len() as u32));
                     for a in &acquired {
-                        copy_for_capture(&mut encoder, a);
+                        copy_for_capture(encoder, a);
                     }
                     let scope = gpu.ctx.frame_scope();
-                    (Some(encoder.finish()), ring, Some(scope))
+                    let (buffers, finished) = own.finish(&gpu.ctx, FRAME_LABEL, &FRAME_OPERATIONS);
+                    (Some(buffers), finished, ring, Some(scope))
                 }
-                FrameEncoder::App(_) => (None, None, None),
+                FrameEncoder::App(_) => (None, Ok(()), None, None),
             };
         let encode = self.start.elapsed();
         let (mut submit_time, submitted, index) = gpu.with_state(|st| -> Result<_> {
             let t = Instant::now();
             st.engine.finish_submission()?;
-            let index = commands.map(|cmd| gpu.ctx.submit([cmd]));
+            let index = commands.map(|cmd| gpu.ctx.submit(cmd));
             // A resource destroyed after it was recorded fails here, with wgpu's description.
-            let submitted = match scope {
+            // A worker's error comes first: it was raised by `finish`, before the submit that
+            // then refused its command buffer.
+            let popped = match scope {
                 Some(scope) => scope.pop(Some(FRAME_LABEL), &FRAME_OPERATIONS),
                 None => Ok(()),
-            }
-            // The device may have been lost (or destroyed) during the frame.
-            .and_then(|()| gpu.ctx.check_lost("Frame::submit"));
+            };
+            let submitted = finished
+                .and(popped)
+                // The device may have been lost (or destroyed) during the frame.
+                .and_then(|()| gpu.ctx.check_lost("Frame::submit"));
             let submit = t.elapsed();
             if submitted.is_ok() {
                 let frame_index = st.frame_index();
@@ -450,7 +492,7 @@ impl<'g> Frame<'g> {
             return;
         }
         self.open = false;
-        self.encoder = FrameEncoder::Own(None);
+        self.encoder = FrameEncoder::Own(OwnEncoders::default());
         self.acquired.clear();
         let labels = std::mem::take(&mut self.timed);
         self.gpu.with_state(|st| {
@@ -474,9 +516,7 @@ fn encoder_of<'e>(
     ctx: &vgpu_core::GpuContext,
 ) -> &'e mut wgpu::CommandEncoder {
     match encoder {
-        FrameEncoder::Own(e) => {
-            e.get_or_insert_with(|| ctx.device().create_command_encoder(&Default::default()))
-        }
+        FrameEncoder::Own(own) => own.current(ctx),
         FrameEncoder::App(e) => e,
     }
 }

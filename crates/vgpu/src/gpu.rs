@@ -64,6 +64,7 @@ impl Gpu {
         if !options.auto_bundles {
             gpu.set_auto_bundles(false);
         }
+        gpu.set_parallel_finish(options.parallel_finish);
         Ok(gpu)
     }
 
@@ -178,6 +179,20 @@ impl Gpu {
     /// ```
     pub fn set_auto_bundles(&self, on: bool) {
         self.with_state(|st| st.set_auto_bundles(on));
+    }
+
+    /// Turns parallel finishing on or off for the next frames (see
+    /// [`GpuOptions::parallel_finish`]): large render passes recorded into encoders of their
+    /// own, finished at once on worker threads. Off, every frame records into one encoder.
+    ///
+    /// ```
+    /// let gpu = vgpu::Gpu::noop();
+    /// gpu.set_parallel_finish(false);
+    /// ```
+    pub fn set_parallel_finish(&self, on: bool) {
+        self.shared
+            .parallel_finish
+            .store(on, std::sync::atomic::Ordering::Relaxed);
     }
 
     /// The frame advisor over this `Gpu`'s last frames (120 by default, see

@@ -34,6 +34,13 @@ pub struct GpuOptions {
     /// replayed from a render bundle vgpu records for it (see [`crate::DirectReason`]). Change
     /// it later with [`Gpu::set_auto_bundles`](crate::Gpu::set_auto_bundles).
     pub auto_bundles: bool,
+    /// Parallel finishing (on by default): a render pass that recorded over a thousand draws
+    /// in the previous frame gets a command encoder of its own, and when a frame has two or
+    /// more such passes their encoders are finished at once on worker threads (where wgpu does
+    /// the real encoding work), then submitted together in order. No effect on wasm32 or on one
+    /// core. Change it later with
+    /// [`Gpu::set_parallel_finish`](crate::Gpu::set_parallel_finish).
+    pub parallel_finish: bool,
 }
 
 impl Default for GpuOptions {
@@ -47,18 +54,28 @@ impl Default for GpuOptions {
             label: c.label,
             display: None,
             auto_bundles: true,
+            parallel_finish: true,
         }
     }
 }
 
 impl GpuOptions {
     /// Defaults, with the backend from `VGPU_BACKEND=auto|vulkan|gl|metal|dx12|webgpu|noop` (unset
-    /// means `auto`).
-    /// An unknown value is an error naming the accepted values.
+    /// means `auto`), and [`auto_bundles`](Self::auto_bundles) and
+    /// [`parallel_finish`](Self::parallel_finish) switched off by `VGPU_AUTO_BUNDLES=0` and
+    /// `VGPU_PARALLEL_FINISH=0` (`off`, `false`; unset, `1`, `on`, `true` keep them on), so an
+    /// app can be measured with and without them unchanged.
+    /// An unknown value is an error naming the accepted values (`VGPU-DEVICE-BACKEND-UNKNOWN`,
+    /// `VGPU-DEVICE-ENV-SWITCH`).
     pub fn from_env() -> Result<Self> {
+        let defaults = GpuOptions::default();
         Ok(GpuOptions {
             backend: vgpu_core::backend_from_env()?,
-            ..Default::default()
+            auto_bundles: vgpu_core::switch_from_env("VGPU_AUTO_BUNDLES")?
+                .unwrap_or(defaults.auto_bundles),
+            parallel_finish: vgpu_core::switch_from_env("VGPU_PARALLEL_FINISH")?
+                .unwrap_or(defaults.parallel_finish),
+            ..defaults
         })
     }
 

@@ -62,3 +62,47 @@ fn noop_env_backend_child() {
     }
     assert!(vgpu::Gpu::from_env().expect("noop").is_noop());
 }
+
+/// `VGPU_AUTO_BUNDLES` and `VGPU_PARALLEL_FINISH` switch those options in
+/// `GpuOptions::from_env`; a value that is neither on nor off is `VGPU-DEVICE-ENV-SWITCH`, naming
+/// the variable and the value.
+#[test]
+fn env_switches_are_read_and_a_bad_one_is_refused() {
+    vgpu_tests::run_child_test(
+        module_path!(),
+        "env_switches_off_child",
+        &[("VGPU_AUTO_BUNDLES", "off"), ("VGPU_PARALLEL_FINISH", "0")],
+    );
+    vgpu_tests::run_child_test(
+        module_path!(),
+        "env_switch_bad_child",
+        &[("VGPU_PARALLEL_FINISH", "sometimes")],
+    );
+}
+
+#[test]
+#[ignore = "run in a child process by env_switches_are_read_and_a_bad_one_is_refused"]
+fn env_switches_off_child() {
+    if !vgpu_tests::in_child_test("env_switches_off_child") {
+        return;
+    }
+    let options = GpuOptions::from_env().expect("valid switches");
+    assert!(!options.auto_bundles && !options.parallel_finish);
+    let defaults = GpuOptions::default();
+    assert!(defaults.auto_bundles && defaults.parallel_finish);
+}
+
+#[test]
+#[ignore = "run in a child process by env_switches_are_read_and_a_bad_one_is_refused"]
+fn env_switch_bad_child() {
+    if !vgpu_tests::in_child_test("env_switch_bad_child") {
+        return;
+    }
+    let e = GpuOptions::from_env().expect_err("not a switch");
+    assert_eq!(e.code(), "VGPU-DEVICE-ENV-SWITCH");
+    let text = e.to_string();
+    assert!(
+        text.contains("VGPU_PARALLEL_FINISH") && text.contains("\"sometimes\""),
+        "{e}"
+    );
+}

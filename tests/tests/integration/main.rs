@@ -54,6 +54,7 @@ mod tier2_mips;
 mod tier2_mrt_stencil;
 mod tier2_occlusion;
 mod tier2_packing_roundtrip;
+mod tier2_parallel_finish;
 mod tier2_per_pass_blocks;
 mod tier2_ping_pong;
 mod tier2_plain_values;

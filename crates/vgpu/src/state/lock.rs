@@ -13,6 +13,7 @@
 //! run only in the handle floor, between borrows.
 
 use std::cell::{Cell, RefCell};
+use std::sync::atomic::{AtomicBool, AtomicU32};
 
 use parking_lot::{ReentrantMutex, ReentrantMutexGuard};
 
@@ -24,7 +25,17 @@ pub(crate) struct SharedState {
     /// The owning `Gpu`'s identity (copied into every record it creates).
     pub(crate) id: GpuId,
     cell: ReentrantMutex<Guarded>,
+    /// Frames give large render passes encoders of their own, finished in parallel
+    /// (`frame_encoders.rs`; [`GpuOptions::parallel_finish`](crate::GpuOptions::parallel_finish)).
+    pub(crate) parallel_finish: AtomicBool,
+    /// The draws each of the last frame's first [`PASS_SIZES`] render passes recorded, by the
+    /// pass's place in the frame (a frame's passes predict the next frame's).
+    pub(crate) pass_draws: [AtomicU32; PASS_SIZES],
 }
+
+/// How many of a frame's render passes have their size remembered (later ones share the
+/// frame's encoder).
+pub(crate) const PASS_SIZES: usize = 8;
 
 /// What the lock guards: the state, and the cursor of a pass replaying an auto-bundle
 /// (`state/auto_bundle/pass.rs`): the number of its draws matched so far, or [`NOT_REPLAYING`].
@@ -99,6 +110,8 @@ impl SharedState {
                 replay: Cell::new(NOT_REPLAYING),
                 interrupted_at: Cell::new(NOT_REPLAYING),
             }),
+            parallel_finish: AtomicBool::new(true),
+            pass_draws: [const { AtomicU32::new(0) }; PASS_SIZES],
         }
     }
 

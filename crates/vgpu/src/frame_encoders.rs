@@ -1,0 +1,139 @@
+//! The command encoders of a frame vgpu finishes and submits itself, and their finishing.
+//!
+//! A frame records into one encoder, except that a render pass predicted to be large (it
+//! recorded at least [`LARGE_PASS_DRAWS`] draws at its place in the previous frame) gets an
+//! encoder of its own. At submit, when two or more passes had their own encoder, those are
+//! finished at once: all but the last on worker threads (`finish_workers.rs`), the rest in order
+//! on the frame's thread; the command buffers are submitted together, in recording order, so the
+//! GPU sees the same commands in the same order as from one encoder.
+//!
+//! Why: wgpu does a frame's real encoding work in `CommandEncoder::finish`, one command at a
+//! time through the driver. For a large scene that is most of the CPU's frame (replaying an
+//! auto-bundle included) and it runs on one core while the GPU waits; encoders are independent
+//! until the submit. The cost: an encoder and a command buffer more per large pass (a few
+//! allocations inside wgpu, and the handoff to a parked worker), which is why small passes stay
+//! in the shared encoder.
+
+use smallvec::SmallVec;
+use vgpu_core::{DeviceError, GpuContext};
+
+use crate::finish_workers::{self, Dispatched, Finished, Job};
+
+/// A render pass that recorded at least this many draws at its place in the previous frame gets
+/// its own encoder. A replayed draw costs the driver about 0.1 µs to encode (an NVIDIA H200,
+/// `benches/RESULTS.md`): from about a thousand draws a pass takes longer to finish than
+/// handing it to a parked worker and submitting one more command buffer.
+pub(crate) const LARGE_PASS_DRAWS: u32 = 1024;
+
+/// The encoders of a frame, in recording order.
+#[derive(Default)]
+pub(crate) struct OwnEncoders {
+    /// Encoders closed so far; `true` for a large pass's own.
+    closed: SmallVec<[(wgpu::CommandEncoder, bool); 4]>,
+    /// The one commands go into now (created by the first command after the frame opened or a
+    /// large pass ended: an encoder here has commands, or a pass, in it).
+    current: Option<wgpu::CommandEncoder>,
+}
+
+impl OwnEncoders {
+    /// The encoder commands go into now.
+    pub(crate) fn current(&mut self, ctx: &GpuContext) -> &mut wgpu::CommandEncoder {
+        self.current
+            .get_or_insert_with(|| ctx.device().create_command_encoder(&Default::default()))
+    }
+
+    /// A large pass begins: what was recorded so far stays in its encoder, the pass gets a new one.
+    pub(crate) fn begin_large_pass(&mut self) {
+        if let Some(e) = self.current.take() {
+            self.closed.push((e, false));
+        }
+    }
+
+    /// A large pass ended: its encoder is closed (the next commands go into a new one).
+    pub(crate) fn end_large_pass(&mut self) {
+        if let Some(e) = self.current.take() {
+            self.closed.push((e, true));
+        }
+    }
+
+    /// Finishes every encoder (large passes' at once where two or more of them are, see the
+    /// module's doc). Those finished on this thread raise their errors into the frame's scope,
+    /// open on it; a worker catches its own. Returns the command buffers in recording order and
+    /// the first error a worker caught.
+    pub(crate) fn finish(
+        self,
+        ctx: &std::sync::Arc<GpuContext>,
+        label: &'static str,
+        operations: &'static [(&'static str, &'static str)],
+    ) -> (SmallVec<[wgpu::CommandBuffer; 4]>, Result<(), DeviceError>) {
+        let OwnEncoders {
+            mut closed,
+            current,
+        } = self;
+        if let Some(e) = current {
+            closed.push((e, false));
+        }
+        let large = closed.iter().filter(|(_, l)| *l).count();
+        let mut finished: SmallVec<[Finishing; 4]> = SmallVec::new();
+        let mut dispatched = 0;
+        for (encoder, is_large) in closed {
+            let job = Job {
+                encoder,
+                ctx: ctx.clone(),
+                label,
+                operations,
+            };
+            // The last large encoder is the frame thread's, with the small ones.
+            if is_large && large >= 2 && dispatched + 1 < large {
+                dispatched += 1;
+                match finish_workers::dispatch(job) {
+                    Ok(d) => {
+                        ctx.stats().encoders_finished_in_parallel.bump();
+                        finished.push(Finishing::Elsewhere(d));
+                    }
+                    Err(job) => finished.push(Finishing::Here(job)),
+                }
+            } else {
+                finished.push(Finishing::Here(job));
+            }
+        }
+        // This thread's share, while the workers do theirs.
+        let results: SmallVec<[Finishing; 4]> = finished
+            .into_iter()
+            .map(|f| match f {
+                Finishing::Here(job) => Finishing::Done(job.finish_here()),
+                other => other,
+            })
+            .collect();
+        let mut buffers = SmallVec::new();
+        let mut error = Ok(());
+        for f in results {
+            let done = match f {
+                Finishing::Elsewhere(d) => d.join(),
+                Finishing::Done(done) => done,
+                Finishing::Here(job) => job.finish_here(),
+            };
+            buffers.push(done.buffer);
+            if error.is_ok() {
+                error = done.error;
+            }
+        }
+        (buffers, error)
+    }
+}
+
+/// An encoder being finished.
+enum Finishing {
+    /// To be finished on the frame's thread.
+    Here(Job),
+    /// Finished.
+    Done(Finished),
+    /// A worker finishes it.
+    Elsewhere(Dispatched),
+}
+
+/// Whether this `Gpu`'s frames may give large passes their own encoders: the option is on and
+/// the process can finish encoders on other threads.
+pub(crate) fn parallel_possible(enabled: bool) -> bool {
+    enabled && finish_workers::available()
+}
