@@ -13,6 +13,14 @@
 //! allocated per frame. On wasm32 there are no threads: [`dispatch`] always gives the encoder
 //! back.
 
+#![cfg_attr(
+    target_arch = "wasm32",
+    allow(
+        dead_code,
+        reason = "no worker threads on wasm32: every job finishes on the frame's thread"
+    )
+)]
+
 use std::sync::Arc;
 
 use vgpu_core::{DeviceError, GpuContext};
