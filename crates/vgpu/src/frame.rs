@@ -384,7 +384,9 @@ impl<'g> Frame<'g> {
     /// naming the call wgpu attributes it to (`CommandEncoder::finish`, `Queue::write_buffer` or
     /// `Queue::submit`), running out of memory with `VGPU-DEVICE-OUT-OF-MEMORY`; internal errors
     /// there are uncaptured errors. The values the frame bound are uploaded even then (they are
-    /// the owners' current bytes).
+    /// the owners' current bytes). Large passes' encoders finished on worker threads (see
+    /// [`GpuOptions::parallel_finish`](crate::GpuOptions::parallel_finish)) catch their errors
+    /// the same way, on the worker; such an error comes first.
     ///
     /// A device lost or destroyed before or during the frame fails the submit with
     /// `VGPU-DEVICE-LOST`: wgpu drops a submission to a destroyed device without an error, so the

@@ -20,9 +20,10 @@ use vgpu_core::{DeviceError, GpuContext};
 use crate::finish_workers::{self, Dispatched, Finished, Job};
 
 /// A render pass that recorded at least this many draws at its place in the previous frame gets
-/// its own encoder. A replayed draw costs the driver about 0.1 µs to encode (an NVIDIA H200,
-/// `benches/RESULTS.md`): from about a thousand draws a pass takes longer to finish than
-/// handing it to a parked worker and submitting one more command buffer.
+/// its own encoder. Finishing a replayed draw takes about 0.1 µs on an NVIDIA H200 host (wgpu
+/// and the driver); waking a parked worker took 17–39 µs there, and an encoder and a command
+/// buffer more cost a few allocations (`benches/RESULTS.md`, 2026-12-04): from about a thousand
+/// draws a pass finished elsewhere saves clearly more than the handoff costs.
 pub(crate) const LARGE_PASS_DRAWS: u32 = 1024;
 
 /// The encoders of a frame, in recording order.
