@@ -233,7 +233,7 @@ impl Buffer {
         let mut encoder = ctx.device().create_command_encoder(&Default::default());
         encoder.copy_buffer_to_buffer(&self.inner.buffer, 0, &staging, 0, self.size());
         let cmd = ctx.scoped("read_buffer", Some(&self.inner.label), |_| encoder.finish())?;
-        ctx.submit([cmd]);
+        ctx.submit_read_back([cmd])?;
         Ok(staging)
     }
 

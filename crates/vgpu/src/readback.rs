@@ -64,7 +64,7 @@ pub(crate) async fn read_texture_async(
         },
     );
     let cmd = ctx.scoped("read_texture", Some(label), |_| encoder.finish())?;
-    ctx.submit([cmd]);
+    ctx.submit_read_back([cmd])?;
     let data = ctx.map_read(&staging, label).await?;
     let mut out = Vec::with_capacity((unpadded * h) as usize);
     for row in data.chunks_exact(padded as usize).take(h as usize) {

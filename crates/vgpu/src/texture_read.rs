@@ -51,7 +51,7 @@ async fn copy_out(
         plan.extent,
     );
     let cmd = ctx.scoped("Texture::read", Some(label), |_| encoder.finish())?;
-    ctx.submit([cmd]);
+    ctx.submit_read_back([cmd])?;
     let data = ctx.map_read(&staging, label).await?;
     let row = plan.row_bytes as usize;
     let mut out = Vec::with_capacity(plan.total_bytes() as usize);
