@@ -3,6 +3,7 @@
 use vgpu::{Draw, DrawDesc, Gpu, RgbaImage};
 
 pub mod guides;
+pub mod quad;
 
 /// A vertex stage whose three vertices cover the whole viewport (`vs_main`).
 pub const FULLSCREEN_VS: &str = "

@@ -50,15 +50,6 @@ impl Job {
         let error = scope.pop(Some(self.label), self.operations);
         Finished { buffer, error }
     }
-
-    /// Finishes the encoder on the frame's thread, whose frame scope is open: its errors are
-    /// caught there.
-    pub(crate) fn finish_here(self) -> Finished {
-        Finished {
-            buffer: self.encoder.finish(),
-            error: Ok(()),
-        }
-    }
 }
 
 /// The most worker threads the process starts.

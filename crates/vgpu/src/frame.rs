@@ -14,7 +14,7 @@ use vgpu_core::StatsSnapshot;
 use crate::compute_pass::{ComputePass, record_compute_pass};
 use crate::descriptors::TargetSignature;
 use crate::error::{FrameError, Result};
-use crate::frame_encoders::{LARGE_PASS_DRAWS, OwnEncoders, parallel_possible};
+use crate::frame_encoders::{LARGE_PASS_DRAWS, OwnEncoders};
 use crate::gpu::Gpu;
 use crate::pass::{Pass, record_pass};
 use crate::pass_desc::{PassDesc, PassTarget, begin_render_pass};
@@ -120,12 +120,14 @@ impl Gpu {
             skipped: None,
             occlusion: Default::default(),
             passes: 0,
+            // Large passes get their own encoders when the option is on and the process can
+            // finish encoders on other threads.
             parallel: timed
-                && parallel_possible(
-                    self.shared
-                        .parallel_finish
-                        .load(std::sync::atomic::Ordering::Relaxed),
-                ),
+                && self
+                    .shared
+                    .parallel_finish
+                    .load(std::sync::atomic::Ordering::Relaxed)
+                && crate::finish_workers::available(),
         })
     }
 

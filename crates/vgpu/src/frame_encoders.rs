@@ -75,49 +75,51 @@ impl OwnEncoders {
             closed.push((e, false));
         }
         let large = closed.iter().filter(|(_, l)| *l).count();
-        let mut finished: SmallVec<[Finishing; 4]> = SmallVec::new();
+        let mut finishing: SmallVec<[Finishing; 4]> = SmallVec::new();
         let mut dispatched = 0;
         for (encoder, is_large) in closed {
+            // The last large encoder is the frame thread's, with the small ones.
+            if !(is_large && dispatched + 1 < large) {
+                finishing.push(Finishing::Here(encoder));
+                continue;
+            }
+            dispatched += 1;
             let job = Job {
                 encoder,
                 ctx: ctx.clone(),
                 label,
                 operations,
             };
-            // The last large encoder is the frame thread's, with the small ones.
-            if is_large && large >= 2 && dispatched + 1 < large {
-                dispatched += 1;
-                match finish_workers::dispatch(job) {
-                    Ok(d) => {
-                        ctx.stats().encoders_finished_in_parallel.bump();
-                        finished.push(Finishing::Elsewhere(d));
-                    }
-                    Err(job) => finished.push(Finishing::Here(job)),
+            finishing.push(match finish_workers::dispatch(job) {
+                Ok(d) => {
+                    ctx.stats().encoders_finished_in_parallel.bump();
+                    Finishing::Elsewhere(d)
                 }
-            } else {
-                finished.push(Finishing::Here(job));
-            }
+                Err(job) => Finishing::Here(job.encoder),
+            });
         }
         // This thread's share, while the workers do theirs.
-        let results: SmallVec<[Finishing; 4]> = finished
+        let finishing: SmallVec<[Finishing; 4]> = finishing
             .into_iter()
             .map(|f| match f {
-                Finishing::Here(job) => Finishing::Done(job.finish_here()),
+                Finishing::Here(encoder) => Finishing::Done(encoder.finish()),
                 other => other,
             })
             .collect();
         let mut buffers = SmallVec::new();
         let mut error = Ok(());
-        for f in results {
-            let done = match f {
-                Finishing::Elsewhere(d) => d.join(),
-                Finishing::Done(done) => done,
-                Finishing::Here(job) => job.finish_here(),
-            };
-            buffers.push(done.buffer);
-            if error.is_ok() {
-                error = done.error;
-            }
+        for f in finishing {
+            buffers.push(match f {
+                Finishing::Elsewhere(d) => {
+                    let Finished { buffer, error: e } = d.join();
+                    if error.is_ok() {
+                        error = e;
+                    }
+                    buffer
+                }
+                Finishing::Done(buffer) => buffer,
+                Finishing::Here(encoder) => encoder.finish(),
+            });
         }
         (buffers, error)
     }
@@ -125,16 +127,10 @@ impl OwnEncoders {
 
 /// An encoder being finished.
 enum Finishing {
-    /// To be finished on the frame's thread.
-    Here(Job),
-    /// Finished.
-    Done(Finished),
+    /// To be finished on the frame's thread (its errors go to the frame's scope there).
+    Here(wgpu::CommandEncoder),
+    /// Finished on the frame's thread.
+    Done(wgpu::CommandBuffer),
     /// A worker finishes it.
     Elsewhere(Dispatched),
-}
-
-/// Whether this `Gpu`'s frames may give large passes their own encoders: the option is on and
-/// the process can finish encoders on other threads.
-pub(crate) fn parallel_possible(enabled: bool) -> bool {
-    enabled && finish_workers::available()
 }

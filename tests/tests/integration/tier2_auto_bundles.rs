@@ -23,18 +23,7 @@
 
 use vgpu::{DirectReason, Draw, DrawDesc, FrameReport, Gpu, PassDesc, Target, Uniform};
 use vgpu_tests::each_gpu;
-
-/// A quad over `quad.rect` (clip space: x0, x1, y0, y1) in `quad.color / 255`.
-const QUAD_WGSL: &str = "
-struct Quad { rect: vec4f, color: vec4f }
-@group(0) @binding(0) var<uniform> quad: Quad;
-@vertex fn vs_main(@builtin(vertex_index) i: u32) -> @builtin(position) vec4f {
-    var xs = array<f32, 6>(0.0, 1.0, 0.0, 1.0, 1.0, 0.0);
-    var ys = array<f32, 6>(0.0, 0.0, 1.0, 0.0, 1.0, 1.0);
-    return vec4f(mix(quad.rect.x, quad.rect.y, xs[i]), mix(quad.rect.z, quad.rect.w, ys[i]), 0.0, 1.0);
-}
-@fragment fn fs_main() -> @location(0) vec4f { return quad.color / 255.0; }
-";
+use vgpu_tests::quad::{QUAD_WGSL, Quad, quad_draw};
 
 /// The same quad, its color from a shared `tint` block (group 1).
 const TINTED_WGSL: &str = "
@@ -64,12 +53,6 @@ const SAMPLE_WGSL: &str = "
 ";
 
 #[derive(Clone, Copy, Uniform)]
-struct Quad {
-    rect: [f32; 4],
-    color: [f32; 4],
-}
-
-#[derive(Clone, Copy, Uniform)]
 struct Tint {
     color: [f32; 4],
 }
@@ -95,30 +78,6 @@ const PAID_REPLAYS: usize = 8;
 
 fn color(c: [u8; 4]) -> [f32; 4] {
     c.map(f32::from)
-}
-
-fn quad(rect: [f32; 4], c: [u8; 4]) -> Quad {
-    Quad {
-        rect,
-        color: color(c),
-    }
-}
-
-/// A quad draw labelled `label` over `rect` in `c`.
-fn quad_draw(gpu: &Gpu, label: &str, rect: [f32; 4], c: [u8; 4]) -> Draw {
-    let shader = gpu.shader(label, QUAD_WGSL).unwrap();
-    let draw = gpu
-        .draw(
-            &shader,
-            DrawDesc {
-                label: label.to_owned(),
-                vertex_count: Some(6),
-                ..Default::default()
-            },
-        )
-        .unwrap();
-    draw.set("quad", &quad(rect, c)).unwrap();
-    draw
 }
 
 fn target(gpu: &Gpu, label: &str) -> Target {
@@ -253,7 +212,7 @@ fn a_value_changed_in_place_is_replayed_with_its_new_bytes() {
         let s = halves_scene(gpu);
         let run = || draw_frame(gpu, &s.target, &[&s.left, &s.right]);
         warm_up(&run, 2, &|what| halves(gpu, &s.target, RED, GREEN, what));
-        s.left.set("quad", &quad(LEFT, BLUE)).unwrap();
+        s.left.set("quad", &Quad::new(LEFT, BLUE)).unwrap();
         let changed = run();
         replayed(&changed, 2, "a value changed in place");
         assert!(
@@ -364,7 +323,7 @@ fn f_a_sampled_target_resized_is_sampled_anew() {
         warm_up(&run, 2, &|what| halves(gpu, &out, RED, RED, what));
         src.resize(2 * SIZE, SIZE).unwrap();
         // A value changed in place: the fill pass replays, into the new texture.
-        fill.set("quad", &quad(FULL, BLUE)).unwrap();
+        fill.set("quad", &Quad::new(FULL, BLUE)).unwrap();
         let changed = run();
         let reason = DirectReason::DrawChanged {
             draw: "copy".into(),
@@ -443,7 +402,7 @@ fn h_per_pass_values_are_seen_per_pass_in_replayed_frames() {
                         },
                     )
                     .unwrap();
-                d.set("quad", &quad(rect, GRAY)).unwrap();
+                d.set("quad", &Quad::new(rect, GRAY)).unwrap();
                 d.set("tint", &tint).unwrap();
                 d
             })
@@ -493,7 +452,7 @@ fn i_a_value_set_between_two_draws_of_a_replayed_pass() {
                         },
                     )
                     .unwrap();
-                d.set("quad", &quad(rect, GRAY)).unwrap();
+                d.set("quad", &Quad::new(rect, GRAY)).unwrap();
                 d.set("tint", &tint).unwrap();
                 d
             })
@@ -717,7 +676,8 @@ fn n_a_draw_reading_the_blend_constant_is_recorded_directly() {
                 },
             )
             .unwrap();
-        draw.set("quad", &quad(LEFT, [255, 255, 255, 255])).unwrap();
+        draw.set("quad", &Quad::new(LEFT, [255, 255, 255, 255]))
+            .unwrap();
         let target = target(gpu, "constant");
         let run = || {
             frame(gpu, |f| {

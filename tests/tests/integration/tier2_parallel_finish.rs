@@ -19,31 +19,15 @@
 
 #![allow(clippy::unwrap_used, reason = "an unwrap in a test is an assertion")]
 
-use vgpu::{Draw, DrawDesc, FrameReport, Gpu, PassDesc, Target, Uniform};
+use vgpu::{Draw, FrameReport, Gpu, PassDesc, Target};
 use vgpu_tests::each_gpu;
-
-const QUAD_WGSL: &str = "
-struct Quad { rect: vec4f, color: vec4f }
-@group(0) @binding(0) var<uniform> quad: Quad;
-@vertex fn vs_main(@builtin(vertex_index) i: u32) -> @builtin(position) vec4f {
-    var xs = array<f32, 6>(0.0, 1.0, 0.0, 1.0, 1.0, 0.0);
-    var ys = array<f32, 6>(0.0, 0.0, 1.0, 0.0, 1.0, 1.0);
-    return vec4f(mix(quad.rect.x, quad.rect.y, xs[i]), mix(quad.rect.z, quad.rect.w, ys[i]), 0.0, 1.0);
-}
-@fragment fn fs_main() -> @location(0) vec4f { return quad.color / 255.0; }
-";
+use vgpu_tests::quad::quad_draw;
 
 /// A fullscreen draw in the color of texel (0, 0) of `src`.
 const SAMPLE_WGSL: &str = "
 @group(0) @binding(0) var src: texture_2d<f32>;
 @fragment fn fs_main() -> @location(0) vec4f { return textureLoad(src, vec2i(0, 0), 0); }
 ";
-
-#[derive(Clone, Copy, Uniform)]
-struct Quad {
-    rect: [f32; 4],
-    color: [f32; 4],
-}
 
 /// Draws of each large pass: over vgpu's threshold of 1 024.
 const DRAWS: usize = 1100;
@@ -52,29 +36,6 @@ const FULL: [f32; 4] = [-1.0, 1.0, -1.0, 1.0];
 const TOP: [f32; 4] = [-1.0, 1.0, 0.0, 1.0];
 const RED: [u8; 4] = [200, 10, 10, 255];
 const GREEN: [u8; 4] = [10, 200, 10, 255];
-
-fn quad_draw(gpu: &Gpu, label: &str, rect: [f32; 4], c: [u8; 4]) -> Draw {
-    let shader = gpu.shader(label, QUAD_WGSL).unwrap();
-    let draw = gpu
-        .draw(
-            &shader,
-            DrawDesc {
-                label: label.to_owned(),
-                vertex_count: Some(6),
-                ..Default::default()
-            },
-        )
-        .unwrap();
-    draw.set(
-        "quad",
-        &Quad {
-            rect,
-            color: c.map(f32::from),
-        },
-    )
-    .unwrap();
-    draw
-}
 
 /// The scene of the module doc.
 struct Scene {
